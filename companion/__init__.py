@@ -1,0 +1,60 @@
+"""Table Companion: the Flask app that sits beside a boxed party game."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask
+
+from . import api, pages
+from .service import Rooms
+from .store import SQLiteStore
+
+PACKAGE = Path(__file__).resolve().parent
+
+
+def _template_folder() -> str:
+    # Installed, the top-level templates/ lands in the package as companion/templates.
+    installed = PACKAGE / "templates"
+    return str(installed if installed.is_dir() else PACKAGE.parent / "templates")
+
+
+def _secret_key(instance: Path) -> str:
+    """The key from the environment, else the one generated once and kept in the instance folder."""
+    from_env = os.environ.get("COMPANION_SECRET_KEY")
+    if from_env:
+        return from_env
+    path = instance / "secret_key"
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as f:
+        f.write(secrets.token_hex(32))
+    return path.read_text().strip()
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """The app factory: configuration from the environment (or ``test_config``), then blueprints."""
+    instance = Path(os.environ.get("COMPANION_INSTANCE", Path.cwd() / "instance")).resolve()
+    app = Flask(__name__, instance_path=str(instance), template_folder=_template_folder(),
+                static_folder=str(PACKAGE / "static"))
+    app.config.from_mapping(
+        DATABASE=os.environ.get("COMPANION_DB") or str(instance / "companion.sqlite3"),
+        POLL_MS=int(os.environ.get("COMPANION_POLL_MS", "800")),
+        PUBLIC_URL=os.environ.get("COMPANION_PUBLIC_URL"),
+    )
+    if test_config:
+        app.config.update(test_config)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+    app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax")
+
+    app.extensions["rooms"] = Rooms(SQLiteStore(app.config["DATABASE"]))
+
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    return app

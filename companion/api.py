@@ -1,0 +1,152 @@
+"""The JSON API, ``/api/v1``: what the pages' scripts and the tests use. See docs/API.md."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, request, url_for
+
+from games.base import HOST, RuleError
+
+from . import identity
+from .rooms import new_token, token_hash
+from .service import NoSuchRoom
+from .store import StaleVersion
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+def rooms():
+    return current_app.extensions["rooms"]
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, sentence: str, **extra):
+        super().__init__(sentence)
+        self.status, self.sentence, self.extra = status, sentence, extra
+
+
+@bp.errorhandler(ApiError)
+def _api_error(error: ApiError):
+    return jsonify(error=error.sentence, **error.extra), error.status
+
+
+@bp.errorhandler(RuleError)
+def _rule_error(error: RuleError):
+    return jsonify(error=str(error)), 400
+
+
+@bp.errorhandler(NoSuchRoom)
+def _no_room(error: NoSuchRoom):
+    return jsonify(error=no_room_sentence(str(error))), 404
+
+
+@bp.errorhandler(StaleVersion)
+def _stale(error: StaleVersion):
+    return jsonify(error="The table changed just before your tap; have a look and try again.",
+                   version=error.args[0]), 409
+
+
+def no_room_sentence(code: str) -> str:
+    return f"There is no room with the code {code}. Check the code on the host screen."
+
+
+def json_body() -> dict:
+    """The request's JSON object, or a sentence saying it could not be read."""
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise ApiError(400, "That request could not be read: send a JSON object.")
+    return data
+
+
+def normal_code(code: str) -> str:
+    return code.strip().upper()
+
+
+def join_url(code: str) -> str:
+    base = current_app.config.get("PUBLIC_URL")
+    path = url_for("pages.join", code=code)
+    return (base.rstrip("/") + path) if base else url_for("pages.join", code=code, _external=True)
+
+
+def actor_for(room) -> object:
+    """The acting role, or a sentence for a request that may not act."""
+    who = identity.role(room)
+    if who is None:
+        if identity.presented_token(room.code):
+            raise ApiError(403, "This phone no longer has a seat at this table. Scan the code to join again.")
+        raise ApiError(401, "Join the table first: scan the code on the host screen.")
+    if isinstance(who, tuple):
+        raise ApiError(403, "The host has not let this phone in yet.")
+    return who
+
+
+def room_view_response(room, viewer, status: int = 200):
+    response = jsonify(rooms().view(room, viewer))
+    response.status_code = status
+    response.set_etag(f"v{room.version}")
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@bp.post("/rooms")
+def create_room():
+    data = json_body()
+    code, token = rooms().create(data.get("game"), data.get("options"))
+    response = jsonify(code=code, host_token=token, join_url=join_url(code),
+                       host_url=url_for("pages.host_key", code=code, token=token, _external=True))
+    identity.set_cookie(response, identity.host_cookie(code), token)
+    return response, 201
+
+
+@bp.post("/rooms/<code>/seats")
+def join(code):
+    code = normal_code(code)
+    data = json_body()
+    room = rooms().get(code)
+    token = new_token()
+    kind = "request" if room.started else "join"
+    room = rooms().act(code, None, {"type": kind, "name": data.get("name"), "token": token_hash(token)})
+    who = room.role_of(token_hash(token))
+    if isinstance(who, tuple):
+        response = jsonify(pending=True, token=token)
+        response.status_code = 202
+    else:
+        response = jsonify(seat=who, token=token)
+        response.status_code = 201
+    identity.set_cookie(response, identity.seat_cookie(code), token)
+    return response
+
+
+@bp.get("/rooms/<code>")
+def room_view(code):
+    code = normal_code(code)
+    version = rooms().version(code)
+    if version is None:
+        raise NoSuchRoom(code)
+    if request.if_none_match.contains(f"v{version}"):
+        response = current_app.response_class(status=304)
+        response.set_etag(f"v{version}")
+        response.headers["Cache-Control"] = "private, no-cache"
+        return response
+    room = rooms().get(code)
+    return room_view_response(room, identity.role(room))
+
+
+@bp.post("/rooms/<code>/actions")
+def act(code):
+    code = normal_code(code)
+    data = json_body()
+    room = rooms().get(code)
+    actor = actor_for(room)
+    kind = data.get("type")
+    if not isinstance(kind, str) or not kind:
+        raise ApiError(400, "Say what to do: the action needs a type.")
+    if kind in ("create", "join", "request"):
+        raise ApiError(400, "That is not something to do during a game.")
+    expected = data.pop("version", None)
+    if expected is not None and not isinstance(expected, int):
+        raise ApiError(400, "The version must be a whole number.")
+    room = rooms().act(code, actor, data, expected)
+    return room_view_response(room, actor)
+
+
+__all__ = ["bp", "HOST"]

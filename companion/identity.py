@@ -1,0 +1,47 @@
+"""Who is asking: the bearer token, or the room's cookie, mapped to a role in the room.
+
+A phone's token sits in a cookie per room (``tc_<CODE>``), the host's in another (``tch_<CODE>``),
+both HttpOnly and SameSite=Lax. API clients send ``Authorization: Bearer <token>`` instead. Pages
+say which of the two cookies they mean with the ``X-Companion-Role`` header, since one tablet may
+be both the host screen and a player's phone.
+"""
+
+from __future__ import annotations
+
+from flask import request
+
+from .rooms import Room, token_hash
+
+COOKIE_AGE = 60 * 60 * 24 * 2
+
+
+def seat_cookie(code: str) -> str:
+    return f"tc_{code}"
+
+
+def host_cookie(code: str) -> str:
+    return f"tch_{code}"
+
+
+def presented_token(code: str, role_hint: str | None = None) -> str | None:
+    """The credential this request carries for room ``code``, if any."""
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        return header[len("Bearer "):].strip() or None
+    hint = role_hint or request.headers.get("X-Companion-Role")
+    if hint == "host":
+        return request.cookies.get(host_cookie(code))
+    if hint == "seat":
+        return request.cookies.get(seat_cookie(code))
+    return request.cookies.get(seat_cookie(code)) or request.cookies.get(host_cookie(code))
+
+
+def role(room: Room, role_hint: str | None = None):
+    """HOST, a seat number, ("request", id) or None (the public table)."""
+    token = presented_token(room.code, role_hint)
+    return room.role_of(token_hash(token)) if token else None
+
+
+def set_cookie(response, name: str, token: str) -> None:
+    response.set_cookie(name, token, max_age=COOKIE_AGE, httponly=True, samesite="Lax",
+                        secure=request.is_secure)

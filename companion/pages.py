@@ -1,0 +1,163 @@
+"""The pages: the host screen, the phones, the join form and the QR code.
+
+Each screen is a page whose live part is one fragment template; the page's script polls the
+fragment with ``If-None-Match`` and swaps it in when the room's version moves on, so the first
+render and every update come from the same template.
+"""
+
+from __future__ import annotations
+
+import io
+
+import segno
+from flask import (Blueprint, Response, abort, current_app, redirect, render_template, request,
+                   url_for)
+
+from games import GAMES
+from games.base import HOST, RuleError
+
+from . import identity
+from .api import join_url, no_room_sentence, normal_code
+from .rooms import new_token, token_hash
+from .service import NoSuchRoom
+
+bp = Blueprint("pages", __name__)
+
+
+def rooms():
+    return current_app.extensions["rooms"]
+
+
+@bp.app_errorhandler(NoSuchRoom)
+def _no_room(error):
+    if request.path.startswith("/api/"):
+        return {"error": no_room_sentence(str(error))}, 404
+    return render_template("message.html", title="No such room",
+                           message=no_room_sentence(str(error))), 404
+
+
+@bp.get("/")
+def index():
+    return render_template("index.html", games=GAMES)
+
+
+@bp.post("/rooms")
+def create_room():
+    game = request.form.get("game", "")
+    try:
+        code, token = rooms().create(game, None)
+    except RuleError as error:
+        return render_template("index.html", games=GAMES, error=str(error)), 400
+    response = redirect(url_for("pages.host", code=code))
+    identity.set_cookie(response, identity.host_cookie(code), token)
+    return response
+
+
+@bp.get("/host/<code>/key/<token>")
+def host_key(code, token):
+    """The host link: opens the host screen on this device too."""
+    code = normal_code(code)
+    room = rooms().get(code)
+    if room.role_of(token_hash(token)) != HOST:
+        return render_template("message.html", title="Not the host link",
+                               message="This link does not open the host screen of this room."), 403
+    response = redirect(url_for("pages.host", code=code))
+    identity.set_cookie(response, identity.host_cookie(code), token)
+    return response
+
+
+def _live_context(room, viewer):
+    return {"room": room, "v": rooms().view(room, viewer), "viewer": viewer,
+            "join_url": join_url(room.code), "poll_ms": current_app.config["POLL_MS"]}
+
+
+def _live_fragment(code, role_hint, template):
+    code = normal_code(code)
+    version = rooms().version(code)
+    if version is None:
+        raise NoSuchRoom(code)
+    if request.if_none_match.contains(f"v{version}"):
+        response = Response(status=304)
+    else:
+        room = rooms().get(code)
+        viewer = identity.role(room, role_hint)
+        if role_hint == "host" and viewer != HOST:
+            viewer = None
+        response = Response(render_template(template, **_live_context(room, viewer)))
+        version = room.version
+    response.set_etag(f"v{version}")
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@bp.get("/host/<code>")
+def host(code):
+    code = normal_code(code)
+    room = rooms().get(code)
+    if identity.role(room, "host") != HOST:
+        return render_template("message.html", title="Host screen",
+                               message="This is the host screen of the room. Open it with the host link, "
+                                       "or join as a player by scanning the code."), 403
+    return render_template("host.html", **_live_context(room, HOST))
+
+
+@bp.get("/host/<code>/live")
+def host_live(code):
+    return _live_fragment(code, "host", "host_live.html")
+
+
+@bp.get("/join")
+def join_by_code():
+    code = request.args.get("code")
+    if code:
+        return redirect(url_for("pages.join", code=normal_code(code)))
+    return render_template("join_code.html")
+
+
+@bp.route("/j/<code>", methods=["GET", "POST"])
+def join(code):
+    code = normal_code(code)
+    room = rooms().get(code)
+    if request.method == "GET":
+        if identity.role(room, "seat") is not None:
+            return redirect(url_for("pages.phone", code=code))
+        return render_template("join.html", room=room, title=room.engine.TITLE)
+    token = new_token()
+    kind = "request" if room.started else "join"
+    try:
+        rooms().act(code, None, {"type": kind, "name": request.form.get("name", ""),
+                                 "token": token_hash(token)})
+    except RuleError as error:
+        return render_template("join.html", room=room, title=room.engine.TITLE, error=str(error),
+                               name=request.form.get("name", "")), 400
+    response = redirect(url_for("pages.phone", code=code), code=303)
+    identity.set_cookie(response, identity.seat_cookie(code), token)
+    return response
+
+
+@bp.get("/p/<code>")
+def phone(code):
+    code = normal_code(code)
+    room = rooms().get(code)
+    viewer = identity.role(room, "seat")
+    if viewer is None or viewer == HOST:
+        return redirect(url_for("pages.join", code=code))
+    return render_template("phone.html", **_live_context(room, viewer))
+
+
+@bp.get("/p/<code>/live")
+def phone_live(code):
+    return _live_fragment(code, "seat", "phone_live.html")
+
+
+@bp.get("/rooms/<code>/qr.svg")
+def qr(code):
+    code = normal_code(code)
+    if rooms().version(code) is None:
+        abort(404)
+    buffer = io.BytesIO()
+    segno.make(join_url(code), error="m").save(buffer, kind="svg", scale=10, border=2,
+                                                 xmldecl=False, dark="#111")
+    response = Response(buffer.getvalue(), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "private, max-age=300"
+    return response

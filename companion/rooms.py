@@ -1,0 +1,259 @@
+"""A room: its lobby (seats, options, the host), and the game played in it, as a replay of its log.
+
+Every entry of a room's log goes through ``apply_entry``, both when it is first made and when the
+log is replayed, so what a worker rebuilds from the database is exactly what the writer saw.
+Lobby rules live here; game rules live in the engines of ``games/``, which this module only calls.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field, replace
+
+from games import GAMES
+from games.base import HOST, Player, RuleError, require
+
+NAME_LIMIT = 24
+ROOM_ACTIONS = {"create", "join", "request", "rename", "remove", "reorder", "options", "start",
+                "admit", "dismiss", "undo"}
+HOST_ACTIONS = {"rename", "remove", "reorder", "options", "start", "admit", "dismiss", "undo"}
+
+
+def token_hash(token: str) -> str:
+    """What the log keeps of a credential: never the token itself."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh credential: 256 random bits."""
+    return secrets.token_urlsafe(32)
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    name: str
+    token: str  # hash of the phone's credential
+
+
+@dataclass(frozen=True)
+class Request:
+    """A phone that scanned the code after the start and asks to take over a seat."""
+
+    id: int
+    name: str
+    token: str
+
+
+@dataclass(frozen=True)
+class Room:
+    code: str
+    game: str
+    version: int = 0
+    host: str = ""
+    options: dict = field(default_factory=dict)
+    seats: tuple[Seat, ...] = ()
+    next_seat: int = 1
+    requests: tuple[Request, ...] = ()
+    next_request: int = 1
+    seed: int | None = None
+    state: object = None
+    moves: tuple = ()  # the game actions since the start: (actor, action, at), for undo
+
+    @property
+    def engine(self):
+        return GAMES[self.game]
+
+    @property
+    def started(self) -> bool:
+        return self.state is not None
+
+    def role_of(self, hashed: str | None):
+        """HOST, a seat number, ("request", id), or None for a token this room does not know."""
+        if not hashed:
+            return None
+        if secrets.compare_digest(hashed, self.host):
+            return HOST
+        for s in self.seats:
+            if secrets.compare_digest(hashed, s.token):
+                return s.seat
+        for r in self.requests:
+            if secrets.compare_digest(hashed, r.token):
+                return ("request", r.id)
+        return None
+
+
+def clean_name(raw) -> str:
+    """A player's name, trimmed, or a RuleError saying what is wrong with it."""
+    require(isinstance(raw, str), "Please type your name.")
+    name = " ".join(raw.split())
+    require(name != "", "Please type your name.")
+    require(len(name) <= NAME_LIMIT, f"Names can be at most {NAME_LIMIT} characters long.")
+    return name
+
+
+def _check_unique(room: Room, name: str, except_seat: int | None = None) -> None:
+    taken = {s.name.casefold() for s in room.seats if s.seat != except_seat}
+    require(name.casefold() not in taken, f"Someone at this table is already called {name}.")
+
+
+def _seat(room: Room, seat) -> Seat:
+    for s in room.seats:
+        if s.seat == seat:
+            return s
+    raise RuleError("There is no such seat at this table.")
+
+
+def _players(room: Room) -> list[Player]:
+    return [Player(s.seat, s.name) for s in room.seats]
+
+
+def apply_entry(room: Room, body: dict, at: float) -> Room:
+    """The room after one log entry; raises RuleError (room unchanged) when it is not allowed."""
+    kind = body.get("type")
+    actor = body.get("by")
+    if kind in HOST_ACTIONS:
+        require(actor == HOST, "Only the host can do that.")
+    handler = _HANDLERS.get(kind)
+    if handler is not None:
+        return handler(room, body, at)
+    require(room.started, "The game has not started yet.")
+    require(actor == HOST or any(s.seat == actor for s in room.seats),
+            "You are not seated in this game.")
+    action = {k: v for k, v in body.items() if k != "by"}
+    state = room.engine.apply(room.state, actor, action, at)
+    if state == room.state:
+        return room
+    return replace(room, state=state, moves=room.moves + ((actor, action, at),))
+
+
+def _create(room, body, at):
+    require(room.version == 0, "This room already exists.")
+    return replace(room, host=body["host"], options=room.engine.normalize_options(body.get("options") or {}))
+
+
+def _join(room, body, at):
+    require(not room.started, "The game has already started: ask the host to let you in.")
+    name = clean_name(body.get("name"))
+    _check_unique(room, name)
+    most = room.engine.player_range(room.options)[1]
+    require(len(room.seats) < most, f"This table is full: {room.engine.TITLE} takes at most {most} players here.")
+    seat = Seat(room.next_seat, name, body["token"])
+    return replace(room, seats=room.seats + (seat,), next_seat=room.next_seat + 1)
+
+
+def _request(room, body, at):
+    require(room.started, "The game has not started: join the table instead.")
+    name = clean_name(body.get("name"))
+    request = Request(room.next_request, name, body["token"])
+    return replace(room, requests=room.requests + (request,), next_request=room.next_request + 1)
+
+
+def _rename(room, body, at):
+    seat = _seat(room, body.get("seat"))
+    name = clean_name(body.get("name"))
+    _check_unique(room, name, except_seat=seat.seat)
+    require(not room.started, "Names can only be changed before the game starts.")
+    seats = tuple(replace(s, name=name) if s.seat == seat.seat else s for s in room.seats)
+    return replace(room, seats=seats)
+
+
+def _remove(room, body, at):
+    seat = _seat(room, body.get("seat"))
+    require(not room.started, "Seats can only be removed before the game starts.")
+    return replace(room, seats=tuple(s for s in room.seats if s.seat != seat.seat))
+
+
+def _reorder(room, body, at):
+    require(not room.started, "The seating order is fixed once the game starts.")
+    order = body.get("order")
+    current = [s.seat for s in room.seats]
+    require(isinstance(order, list) and sorted(order, key=str) == sorted(current, key=str),
+            "The new order must list every seat once.")
+    by_seat = {s.seat: s for s in room.seats}
+    return replace(room, seats=tuple(by_seat[n] for n in order))
+
+
+def _options(room, body, at):
+    require(not room.started, "Options can only be changed before the game starts.")
+    options = body.get("options")
+    require(isinstance(options, dict), "Options must be a set of named choices.")
+    merged = room.engine.normalize_options({**room.options, **options})
+    most = room.engine.player_range(merged)[1]
+    require(len(room.seats) <= most, f"With these options the game takes at most {most} players.")
+    return replace(room, options=merged)
+
+
+def _start(room, body, at):
+    require(not room.started, "The game has already started.")
+    least, most = room.engine.player_range(room.options)
+    require(least <= len(room.seats) <= most,
+            f"{room.engine.TITLE} needs {least} to {most} players; {len(room.seats)} have joined.")
+    state = room.engine.setup(_players(room), room.options, body["seed"])
+    return replace(room, seed=body["seed"], state=state, moves=())
+
+
+def _admit(room, body, at):
+    request = next((r for r in room.requests if r.id == body.get("request")), None)
+    require(request is not None, "That phone is no longer waiting.")
+    seat = _seat(room, body.get("seat"))
+    seats = tuple(replace(s, token=request.token) if s.seat == seat.seat else s for s in room.seats)
+    return replace(room, seats=seats, requests=tuple(r for r in room.requests if r is not request))
+
+
+def _dismiss(room, body, at):
+    require(any(r.id == body.get("request") for r in room.requests), "That phone is no longer waiting.")
+    return replace(room, requests=tuple(r for r in room.requests if r.id != body.get("request")))
+
+
+def _undo(room, body, at):
+    require(room.started and room.moves, "There is nothing to undo.")
+    state = room.engine.setup(_players(room), room.options, room.seed)
+    for actor, action, when in room.moves[:-1]:
+        state = room.engine.apply(state, actor, action, when)
+    return replace(room, state=state, moves=room.moves[:-1])
+
+
+_HANDLERS = {
+    "create": _create, "join": _join, "request": _request, "rename": _rename, "remove": _remove,
+    "reorder": _reorder, "options": _options, "start": _start, "admit": _admit,
+    "dismiss": _dismiss, "undo": _undo,
+}
+
+
+def replay(code: str, game: str, entries, room: Room | None = None) -> Room:
+    """The room after its log entries (continuing from ``room`` when given)."""
+    room = room or Room(code=code, game=game)
+    for entry in entries:
+        room = replace(apply_entry(room, entry.body, entry.at), version=entry.seq)
+    return room
+
+
+def view(room: Room, viewer) -> dict:
+    """What ``viewer`` (HOST, a seat, ("request", id) or None for the table) may see of the room."""
+    engine = room.engine
+    least, most = engine.player_range(room.options)
+    base = {
+        "version": room.version,
+        "code": room.code,
+        "game": room.game,
+        "title": engine.TITLE,
+        "options": room.options,
+        "min_players": least,
+        "max_players": most,
+    }
+    if room.started:
+        seat_viewer = viewer if isinstance(viewer, int) or viewer == HOST else None
+        base.update(engine.view(room.state, seat_viewer))
+        base["can_undo"] = bool(room.moves)
+    else:
+        base.update(phase="lobby", players=[{"seat": s.seat, "name": s.name, "score": 0} for s in room.seats],
+                    waiting_for=[])
+        if isinstance(viewer, int):
+            base["you"] = {"seat": viewer, "name": _seat(room, viewer).name}
+    if viewer == HOST:
+        base["requests"] = [{"id": r.id, "name": r.name} for r in room.requests]
+    if isinstance(viewer, tuple):
+        base["pending"] = next((r.name for r in room.requests if r.id == viewer[1]), None)
+    return base

@@ -1,0 +1,116 @@
+"""Rooms as the web layer uses them: create, read a version, read a view, act.
+
+Each worker process keeps the rooms it has rebuilt in a small cache keyed by room; a read first
+asks the store for the room's version and replays only the entries it has not seen yet.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import replace
+
+from games import GAMES
+from games.base import HOST, RuleError
+
+from . import rooms
+from .store import StaleVersion
+
+# Easy to read aloud and type: no 0/O, 1/I/L, 5/S, 2/Z.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRTUVWXY346789"
+CODE_LENGTH = 4
+
+
+class NoSuchRoom(Exception):
+    """The room code names no room."""
+
+
+class Rooms:
+    """The rooms of one store, with a per-process cache of rebuilt rooms."""
+
+    def __init__(self, store, cache_size: int = 2000, clock=time.time):
+        self.store = store
+        self.clock = clock
+        self._cache: OrderedDict[str, rooms.Room] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+
+    def create(self, game: str, options: dict | None) -> tuple[str, str]:
+        """Open a room for ``game``; returns its code and the host's token."""
+        if game not in GAMES:
+            raise RuleError("Pick one of the games on the list.")
+        GAMES[game].normalize_options(options or {})
+        token = rooms.new_token()
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if self.store.create_room(code, game):
+                break
+        self._record(code, None, {"type": "create", "host": rooms.token_hash(token),
+                                  "options": options or {}})
+        return code, token
+
+    def version(self, code: str) -> int | None:
+        return self.store.version(code)
+
+    def get(self, code: str) -> rooms.Room:
+        """The room as of its latest version."""
+        info = self.store.room(code)
+        if info is None:
+            raise NoSuchRoom(code)
+        game, version = info
+        return self._at(code, game, version, self.store.entries)
+
+    def _at(self, code, game, version, read_entries) -> rooms.Room:
+        with self._lock:
+            cached = self._cache.get(code)
+        if cached is not None and cached.version == version:
+            room = cached
+        else:
+            base = cached if cached is not None and cached.version < version else None
+            room = rooms.replay(code, game, read_entries(code, base.version if base else 0), base)
+        self._remember(room)
+        return room
+
+    def act(self, code: str, actor, action: dict, expected_version: int | None = None):
+        """Record ``action`` by ``actor``; returns the room after it (unchanged for a repeat)."""
+        return self._record(code, actor, action, expected_version)
+
+    def _record(self, code, actor, action, expected_version=None) -> rooms.Room:
+        body = dict(action)
+        body["by"] = actor
+        if body.get("type") == "start":
+            body["seed"] = secrets.randbits(62)
+        with self.store.writing(code) as tx:
+            version = tx.version()
+            if version is None:
+                raise NoSuchRoom(code)
+            if expected_version is not None and expected_version != version:
+                raise StaleVersion(version)
+            info = self.store.room(code)
+            room = self._at(code, info[0], version, self.store.entries)
+            now = self.clock()
+            changed = rooms.apply_entry(room, body, now)
+            if changed == room:
+                return room
+            tx.append(version + 1, now, body)
+            room = replace(changed, version=version + 1)
+        self._remember(room)
+        return room
+
+    def _remember(self, room: rooms.Room) -> None:
+        with self._lock:
+            cached = self._cache.get(room.code)
+            if cached is None or cached.version <= room.version:
+                self._cache[room.code] = room
+                self._cache.move_to_end(room.code)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+    @staticmethod
+    def view(room: rooms.Room, viewer) -> dict:
+        return rooms.view(room, viewer)
+
+
+__all__ = ["Rooms", "NoSuchRoom", "StaleVersion", "HOST"]

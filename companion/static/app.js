@@ -1,0 +1,132 @@
+// Table Companion: live screens by short polling, and actions as JSON posts.
+// The live part of a page is #live; its fragment URL is data-live. Every poll sends the ETag of
+// what is shown; the server answers 304 until the room's version moves on.
+(function () {
+  "use strict";
+  var live = document.getElementById("live");
+  var toast = document.getElementById("toast");
+  var role = document.body.dataset.role;
+  var etag = live ? live.dataset.etag : null;
+  var pollMs = live ? parseInt(live.dataset.poll || "800", 10) : 0;
+  var timer = null;
+  var failures = 0;
+  var inFlight = false;
+
+  function say(text, kind) {
+    if (!toast) return;
+    toast.textContent = text;
+    toast.className = "toast show " + (kind || "error");
+    clearTimeout(say.t);
+    say.t = setTimeout(function () { toast.className = "toast"; }, 5000);
+  }
+
+  function schedule(ms) {
+    clearTimeout(timer);
+    if (document.visibilityState === "hidden") return;
+    timer = setTimeout(poll, ms);
+  }
+
+  function poll() {
+    if (!live || inFlight) return;
+    inFlight = true;
+    var headers = {};
+    if (etag) headers["If-None-Match"] = etag;
+    fetch(live.dataset.live, { headers: headers, credentials: "same-origin", cache: "no-store" })
+      .then(function (r) {
+        if (r.status === 304) return null;
+        if (!r.ok) throw new Error("status " + r.status);
+        etag = r.headers.get("ETag");
+        return r.text();
+      })
+      .then(function (html) {
+        failures = 0;
+        document.body.classList.remove("offline");
+        if (html !== null) {
+          live.innerHTML = html;
+          live.dispatchEvent(new CustomEvent("live:update", { bubbles: true }));
+        }
+      })
+      .catch(function () {
+        failures += 1;
+        if (failures > 2) document.body.classList.add("offline");
+      })
+      .then(function () {
+        inFlight = false;
+        schedule(failures ? Math.min(5000, pollMs * (failures + 1)) : pollMs);
+      });
+  }
+
+  function currentVersion() {
+    var el = live && live.querySelector("[data-version]");
+    return el ? parseInt(el.dataset.version, 10) : null;
+  }
+
+  function act(action, versioned) {
+    if (versioned) action.version = currentVersion();
+    return fetch(document.body.dataset.actions, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-Companion-Role": role },
+      body: JSON.stringify(action)
+    }).then(function (r) {
+      return r.json().then(function (data) {
+        if (!r.ok) say(data.error || "That did not work.");
+        poll();
+        return data;
+      });
+    }).catch(function () {
+      say("The table's server cannot be reached. Check the Wi-Fi and try again.");
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-action]");
+    if (!button || button.disabled) return;
+    event.preventDefault();
+    var action = JSON.parse(button.dataset.action);
+    if (button.dataset.prompt) {
+      var value = window.prompt(button.dataset.prompt, button.dataset.value || "");
+      if (value === null) return;
+      action[button.dataset.field || "name"] = value;
+    }
+    if (button.dataset.confirm && !window.confirm(button.dataset.confirm)) return;
+    button.classList.add("pressed");
+    act(action, button.hasAttribute("data-versioned"));
+  });
+
+  // Claims of two cards (3-player Dixit): pick two places on the phone, then send them together.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-pick]");
+    if (!button) return;
+    button.classList.toggle("chosen");
+    var picked = Array.prototype.map.call(
+      button.parentNode.querySelectorAll(".chosen"), function (b) { return parseInt(b.textContent, 10); });
+    if (picked.length === 2) act({ type: "claim", positions: picked });
+  });
+
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest("form[data-options]");
+    if (!form) return;
+    var options = {};
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name) return;
+      if (el.type === "checkbox") options[el.name] = el.checked;
+      else if (el.dataset.kind === "int") options[el.name] = el.value === "" ? null : parseInt(el.value, 10);
+      else options[el.name] = el.value === "" ? null : el.value;
+    });
+    act({ type: "options", options: options });
+  });
+
+  function wake() {
+    if (role !== "host" || !("wakeLock" in navigator)) return;
+    navigator.wakeLock.request("screen").catch(function () { /* not allowed here: fine */ });
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { poll(); wake(); }
+  });
+  window.addEventListener("pageshow", function () { poll(); });
+  window.addEventListener("online", function () { poll(); });
+  wake();
+  schedule(pollMs);
+})();

@@ -1,0 +1,73 @@
+"""Fixtures: an app on a fresh instance folder, its test client, and a small table helper."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import create_app
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.delenv("COMPANION_SECRET_KEY", raising=False)
+    monkeypatch.delenv("COMPANION_DB", raising=False)
+    app = create_app({"TESTING": True, "PUBLIC_URL": "http://192.0.2.10:8000"})
+    yield app
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+class Table:
+    """A room driven through the JSON API, as the phones and the host screen drive it."""
+
+    def __init__(self, client, game="dixit", options=None):
+        self.client = client
+        response = client.post("/api/v1/rooms", json={"game": game, "options": options or {}})
+        assert response.status_code == 201, response.get_json()
+        data = response.get_json()
+        self.code = data["code"]
+        self.host_token = data["host_token"]
+        self.join_url = data["join_url"]
+        self.tokens: dict[str, str] = {}
+        self.seats: dict[str, int] = {}
+
+    def join(self, *names):
+        for name in names:
+            response = self.client.post(f"/api/v1/rooms/{self.code}/seats", json={"name": name})
+            assert response.status_code == 201, response.get_json()
+            self.tokens[name] = response.get_json()["token"]
+            self.seats[name] = response.get_json()["seat"]
+        return self
+
+    def headers(self, who):
+        token = self.host_token if who == "host" else self.tokens[who]
+        return {"Authorization": f"Bearer {token}"}
+
+    def view(self, who=None):
+        headers = self.headers(who) if who else {}
+        response = self.client.get(f"/api/v1/rooms/{self.code}", headers=headers)
+        assert response.status_code == 200
+        return response.get_json()
+
+    def act(self, who, type_, expect=200, **payload):
+        response = self.client.post(f"/api/v1/rooms/{self.code}/actions",
+                                    json={"type": type_, **payload}, headers=self.headers(who))
+        assert response.status_code == expect, response.get_json()
+        return response.get_json()
+
+
+@pytest.fixture
+def table(app):
+    # Without cookies, every call authenticates with its bearer token alone, like an API client.
+    client = app.test_client(use_cookies=False)
+
+    def make(game="dixit", players=("Ann", "Ben", "Cat", "Dan"), options=None, start=True):
+        t = Table(client, game, options).join(*players)
+        if start:
+            t.act("host", "start")
+        return t
+    return make

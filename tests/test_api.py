@@ -1,0 +1,202 @@
+"""The JSON API of issue 2, with the Flask test client: rooms, seats, views, actions, bad input."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def play_round(t, claims, votes):
+    for name, position in claims.items():
+        t.act(name, "claim", position=position)
+    for name, position in votes.items():
+        t.act(name, "vote", position=position)
+
+
+def test_creating_a_room_gives_a_short_code_a_host_token_and_the_join_address(client):
+    response = client.post("/api/v1/rooms", json={"game": "dixit", "options": {}})
+    assert response.status_code == 201
+    data = response.get_json()
+    assert len(data["code"]) == 4 and data["code"].isalnum()
+    assert len(data["host_token"]) >= 22  # 128 bits or more, URL-safe base64
+    assert data["join_url"] == f"http://192.0.2.10:8000/j/{data['code']}"
+
+
+def test_a_phone_joins_and_gets_a_seat_and_a_token(table):
+    t = table(start=False)
+    view = t.view("Ann")
+    assert view["phase"] == "lobby"
+    assert [p["name"] for p in view["players"]] == ["Ann", "Ben", "Cat", "Dan"]
+    assert view["you"]["name"] == "Ann"
+    assert all(len(tok) >= 22 for tok in t.tokens.values())
+
+
+def test_joining_sets_an_httponly_samesite_cookie(client):
+    code = client.post("/api/v1/rooms", json={"game": "dixit"}).get_json()["code"]
+    response = client.post(f"/api/v1/rooms/{code}/seats", json={"name": "Ann"})
+    cookie = [h for h in response.headers.getlist("Set-Cookie") if h.startswith(f"tc_{code}=")][0]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def test_a_whole_dixit_round_scores_as_the_rulebook_says(table):
+    t = table()
+    view = t.view("host")
+    assert view["phase"] == "claiming" and view["storyteller"]["name"] == "Ann"
+    play_round(t, {"Ann": 2, "Ben": 1, "Cat": 3, "Dan": 4}, {"Ben": 2, "Cat": 1, "Dan": 2})
+    view = t.view()
+    assert view["phase"] == "revealed"
+    # Ann's card found by some: Ann and the finders 3; Ben also 1 for Cat's vote on his card.
+    assert view["reveal"]["points"] == {"Ann": 3, "Ben": 4, "Cat": 0, "Dan": 3}
+    assert {p["name"]: p["score"] for p in view["players"]} == {"Ann": 3, "Ben": 4, "Cat": 0, "Dan": 3}
+    t.act("host", "next_round")
+    assert t.view()["storyteller"]["name"] == "Ben"
+
+
+def test_the_view_has_an_etag_and_answers_304_until_the_room_changes(table):
+    t = table()
+    first = t.client.get(f"/api/v1/rooms/{t.code}")
+    etag = first.headers["ETag"]
+    again = t.client.get(f"/api/v1/rooms/{t.code}", headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    t.act("Ann", "claim", position=1)
+    changed = t.client.get(f"/api/v1/rooms/{t.code}", headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag
+
+
+def test_every_change_bumps_the_version_and_a_stale_action_gets_409(table):
+    t = table()
+    v = t.view("host")["version"]
+    t.act("Ann", "claim", position=1)
+    assert t.view("host")["version"] == v + 1
+    stale = t.act("host", "undo", expect=409, version=v)
+    assert "changed" in stale["error"]
+    assert t.view("host")["version"] == v + 1
+
+
+def test_the_host_can_undo_the_last_action(table):
+    t = table()
+    t.act("Ann", "claim", position=1)
+    t.act("host", "undo")
+    view = t.view("host")
+    assert view["claimed"] == []
+    t.act("Ann", "claim", position=2)
+    assert t.view("Ann")["you"]["claim"] == 2
+
+
+def test_the_same_vote_twice_is_answered_200_and_changes_nothing(table):
+    t = table(players=("Ann", "Ben", "Cat", "Dan", "Eve"))
+    for name, position in {"Ann": 1, "Ben": 2, "Cat": 3, "Dan": 4, "Eve": 5}.items():
+        t.act(name, "claim", position=position)
+    t.act("Ben", "vote", position=1)
+    version = t.view()["version"]
+    t.act("Ben", "vote", position=1)
+    assert t.view()["version"] == version
+
+
+def test_the_host_reorders_renames_and_removes_seats_in_the_lobby(table):
+    t = table(players=("Ann", "Ben", "Cat", "Dan", "Eve"), start=False)
+    seats = t.seats
+    t.act("host", "reorder", order=[seats["Cat"], seats["Ann"], seats["Ben"], seats["Dan"], seats["Eve"]])
+    t.act("host", "rename", seat=seats["Eve"], name="Evie")
+    t.act("host", "remove", seat=seats["Dan"])
+    assert [p["name"] for p in t.view()["players"]] == ["Cat", "Ann", "Ben", "Evie"]
+    t.act("host", "start")
+    assert t.view()["storyteller"]["name"] == "Cat"
+    gone = t.client.get(f"/api/v1/rooms/{t.code}", headers=t.headers("Dan")).get_json()
+    assert "you" not in gone
+    refused = t.act("Dan", "claim", expect=403, position=1)
+    assert "no longer has a seat" in refused["error"]
+
+
+@pytest.mark.parametrize("name, sentence", [
+    ("", "Please type your name."),
+    ("   ", "Please type your name."),
+    ("x" * 25, "at most 24 characters"),
+    ("ann", "already called ann"),
+])
+def test_bad_names_are_refused_with_a_sentence(table, name, sentence):
+    t = table(start=False)
+    before = t.view()["version"]
+    response = t.client.post(f"/api/v1/rooms/{t.code}/seats", json={"name": name})
+    assert response.status_code == 400
+    assert sentence in response.get_json()["error"]
+    assert t.view()["version"] == before
+
+
+def test_a_full_room_refuses_another_seat(table):
+    t = table(players=("A1", "A2", "A3", "A4", "A5", "A6"), start=False)
+    response = t.client.post(f"/api/v1/rooms/{t.code}/seats", json={"name": "Seventh"})
+    assert response.status_code == 400
+    assert "full" in response.get_json()["error"]
+
+
+def test_unknown_room_gets_404_with_a_sentence(client):
+    response = client.get("/api/v1/rooms/QQQQ")
+    assert response.status_code == 404
+    assert "no room with the code QQQQ" in response.get_json()["error"]
+    response = client.post("/api/v1/rooms/QQQQ/seats", json={"name": "Ann"})
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("who, action, status, sentence", [
+    ("Ann", {"type": "vote", "position": 2}, 400, None),            # the storyteller votes
+    ("Ben", {"type": "vote", "position": 1}, 400, "own card"),      # Ben's card is at 1
+    ("Ben", {"type": "claim", "position": 9}, 400, None),           # outside 1..n
+    ("Ben", {"type": "next_round"}, 400, None),                      # a host action from a seat
+    ("host", {"type": "vote", "position": 2}, 400, None),          # the host cannot vote
+])
+def test_illegal_moves_get_a_sentence_and_change_nothing(table, who, action, status, sentence):
+    t = table()
+    for name, position in {"Ann": 2, "Ben": 1, "Cat": 3, "Dan": 4}.items():
+        t.act(name, "claim", position=position)
+    before = t.view("host")
+    response = t.act(who, action.pop("type"), expect=status, **action)
+    assert response["error"].endswith((".", "!", "?"))
+    if sentence:
+        assert sentence in response["error"]
+    assert t.view("host") == before
+
+
+def test_a_vote_before_every_claim_is_in_is_refused(table):
+    t = table()
+    t.act("Ann", "claim", position=1)
+    response = t.act("Ben", "vote", expect=400, position=1)
+    assert response["error"]
+
+
+def test_a_seat_cannot_take_host_actions_like_start(table):
+    t = table(start=False)
+    response = t.act("Ann", "start", expect=400)
+    assert "Only the host" in response["error"]
+
+
+def test_actions_without_a_token_or_with_malformed_json_are_refused(table):
+    t = table()
+    no_token = t.client.post(f"/api/v1/rooms/{t.code}/actions", json={"type": "claim", "position": 1})
+    assert no_token.status_code == 401 and "Join the table" in no_token.get_json()["error"]
+    bad = t.client.post(f"/api/v1/rooms/{t.code}/actions", data="{not json",
+                        headers={**t.headers("Ann"), "Content-Type": "application/json"})
+    assert bad.status_code == 400 and "could not be read" in bad.get_json()["error"]
+    untyped = t.client.post(f"/api/v1/rooms/{t.code}/actions", json={"position": 1}, headers=t.headers("Ann"))
+    assert untyped.status_code == 400
+
+
+def test_a_latecomer_asks_and_the_host_gives_back_a_seat(table):
+    t = table()
+    response = t.client.post(f"/api/v1/rooms/{t.code}/seats", json={"name": "Ann again"})
+    assert response.status_code == 202
+    new_token = response.get_json()["token"]
+    pending = t.client.get(f"/api/v1/rooms/{t.code}", headers={"Authorization": f"Bearer {new_token}"}).get_json()
+    assert pending["pending"] == "Ann again" and "you" not in pending
+    request_id = t.view("host")["requests"][0]["id"]
+    t.act("host", "admit", request=request_id, seat=t.seats["Ann"])
+    mine = t.client.get(f"/api/v1/rooms/{t.code}", headers={"Authorization": f"Bearer {new_token}"}).get_json()
+    assert mine["you"]["name"] == "Ann"
+    # The old phone's token no longer works.
+    t.act("Ann", "claim", expect=403, position=1)
+
+
+def test_names_are_shown_as_text_not_markup(client, table):
+    t = table(players=("<script>x()</script>", "Ben", "Cat", "Dan"), start=False)
+    page = client.get(f"/host/{t.code}/key/{t.host_token}", follow_redirects=True)
+    assert b"<script>x()</script>" not in page.data
+    assert b"&lt;script&gt;x()&lt;/script&gt;" in page.data
