@@ -1,3 +1,7 @@
 """Pure rules engines, one module per game (see ``games.base`` for the contract)."""
 
-GAMES: dict = {}
+from games import dixit
+
+GAMES = {
+    dixit.NAME: dixit,
+}

@@ -42,7 +42,12 @@
         failures = 0;
         document.body.classList.remove("offline");
         if (html !== null) {
+          var before = live.querySelector("[data-phase]");
+          var phase = before ? before.dataset.phase : null;
           live.innerHTML = html;
+          var after = live.querySelector("[data-phase]");
+          // A new phase is a new screen: show it from the top.
+          if (after && after.dataset.phase !== phase) window.scrollTo(0, 0);
           live.dispatchEvent(new CustomEvent("live:update", { bubbles: true }));
         }
       })
