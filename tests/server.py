@@ -35,12 +35,8 @@ class Server:
     def start(self) -> "Server":
         self.instance.mkdir(parents=True, exist_ok=True)
         env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", "--host", "127.0.0.1", "--port", str(self.port),
-             "--instance", str(self.instance), "--workers", str(self.workers)],
-            stdout=open(self.log, "ab"), stderr=subprocess.STDOUT, env=env,
-            start_new_session=True,
-        )
+        with open(self.log, "ab") as log:
+            self.process = self._spawn(log, env)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -51,6 +47,13 @@ class Server:
             except OSError:
                 time.sleep(0.1)
         raise RuntimeError("the server did not answer within 20 s:\n" + self.log.read_text())
+
+    def _spawn(self, log, env) -> subprocess.Popen:
+        return subprocess.Popen(
+            [sys.executable, "-m", "companion.cli", "--host", "127.0.0.1", "--port", str(self.port),
+             "--instance", str(self.instance), "--workers", str(self.workers)],
+            stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
+        )
 
     def kill(self) -> None:
         """``kill -9`` the whole process group: master and workers, no chance to clean up."""

@@ -1,0 +1,113 @@
+"""A real browser: Debian's chromium, headless, driven by Playwright against the real server.
+
+One host page and four phones, each in its own browser context (its own cookies, like four
+phones), play a Dixit round from the lobby to the reveal. Set SCREENSHOTS=dir to keep a picture
+of every phase.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.server import Server
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+HOST = {"viewport": {"width": 1280, "height": 800}}
+
+
+@pytest.fixture
+def server(tmp_path):
+    s = Server(tmp_path / "instance").start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail("Debian's chromium is not installed: run .ci/run, or apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                              args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                                    "--disable-component-update", "--disable-sync", "--no-first-run"])
+        yield b
+        b.close()
+
+
+class Shots:
+    def __init__(self):
+        self.dir = Path(os.environ["SCREENSHOTS"]) if os.environ.get("SCREENSHOTS") else None
+        if self.dir:
+            self.dir.mkdir(parents=True, exist_ok=True)
+
+    def __call__(self, page, name):
+        if self.dir:
+            page.screenshot(path=str(self.dir / f"{name}.png"))
+
+
+def test_a_host_and_four_phones_play_a_dixit_round_to_the_reveal(server, browser):
+    shot = Shots()
+    host = browser.new_context(**HOST).new_page()
+    host.goto(server.url + "/")
+    host.get_by_role("button", name="Open a Dixit table").click()
+    host.wait_for_selector(".qr-box img")
+    code = host.inner_text(".qr-box .code").strip()
+    assert host.locator(".qr-box img").evaluate("img => img.naturalWidth") > 100  # the QR code loads
+    assert f"/j/{code}" in host.inner_text(".qr-box .url")
+    shot(host, "host-1-lobby")
+
+    phones = {}
+    for name in ("Ann", "Ben", "Cat", "Dan"):
+        phone = browser.new_context(**PHONE).new_page()
+        phone.goto(f"{server.url}/j/{code}")
+        phone.fill("#name", name)
+        phone.get_by_role("button", name="Join").click()
+        phone.wait_for_selector("text=You're in!")
+        phones[name] = phone
+    host.wait_for_selector(".seats li >> text=Dan")  # seats appear without a refresh
+    shot(phones["Ann"], "phone-1-lobby")
+    shot(host, "host-2-lobby-full")
+
+    # A refresh brings a phone back to its own seat.
+    phones["Ben"].reload()
+    phones["Ben"].wait_for_selector("text=You're in!")
+    assert "Ben" in phones["Ben"].inner_text(".mine")
+
+    host.get_by_role("button", name="Start the game").click()
+    host.wait_for_selector("text=Ann is the storyteller")
+    shot(host, "host-3-claiming")
+    for name, position in {"Ann": 2, "Ben": 1, "Cat": 3, "Dan": 4}.items():
+        phones[name].wait_for_selector(".pad button")
+        phones[name].locator(".pad button", has_text=str(position)).first.click()
+    shot(phones["Ann"], "phone-2-claimed")
+    host.wait_for_selector("text=Which card is Ann's?")
+    shot(host, "host-4-voting")
+
+    phones["Ben"].wait_for_selector("text=Which card is Ann's?")
+    own = phones["Ben"].locator(".pad button", has_text="1").first
+    assert own.is_disabled()  # Ben's own card cannot be voted for
+    shot(phones["Ben"], "phone-3-vote")
+    for name, position in {"Ben": 2, "Cat": 1}.items():
+        phones[name].locator(".pad button", has_text=str(position)).first.click()
+    host.wait_for_function("document.querySelectorAll('.who .p.done').length === 3")
+    assert "The reveal" not in host.inner_text("#live")
+    phones["Dan"].locator(".pad button", has_text="2").first.click()
+
+    host.wait_for_selector("text=The reveal")
+    shot(host, "host-5-reveal")
+    storyteller_slot = host.locator(".slot.storyteller")
+    assert "Ann" in storyteller_slot.inner_text()
+    assert "Ben" in storyteller_slot.inner_text() and "Dan" in storyteller_slot.inner_text()
+    scores = host.inner_text(".track")
+    assert "4" in scores and "+4" in scores  # Ben: 3 for finding Ann's card, 1 for Cat's vote
+    phones["Ben"].wait_for_selector("text=This round you scored")
+    assert "+4" in phones["Ben"].inner_text(".points")
+    shot(phones["Ben"], "phone-4-reveal")

@@ -1,0 +1,123 @@
+"""The real server: gunicorn started by the ``companion`` console script, spoken to over HTTP."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+import requests
+
+from tests.server import Server
+
+pytestmark = pytest.mark.server
+
+
+class Http:
+    """A table driven over real HTTP."""
+
+    def __init__(self, url):
+        self.url = url
+        created = requests.post(f"{url}/api/v1/rooms", json={"game": "dixit"}, timeout=10)
+        assert created.status_code == 201
+        self.code = created.json()["code"]
+        self.tokens = {"host": created.json()["host_token"]}
+
+    def join(self, *names):
+        for name in names:
+            r = requests.post(f"{self.url}/api/v1/rooms/{self.code}/seats", json={"name": name}, timeout=10)
+            assert r.status_code == 201, r.text
+            self.tokens[name] = r.json()["token"]
+
+    def act(self, who, type_, **payload):
+        return requests.post(f"{self.url}/api/v1/rooms/{self.code}/actions", json={"type": type_, **payload},
+                             headers={"Authorization": f"Bearer {self.tokens[who]}"}, timeout=10)
+
+    def view(self, who=None):
+        headers = {"Authorization": f"Bearer {self.tokens[who]}"} if who else {}
+        r = requests.get(f"{self.url}/api/v1/rooms/{self.code}", headers=headers, timeout=10)
+        assert r.status_code == 200
+        return r.json()
+
+
+@pytest.fixture
+def server(tmp_path):
+    s = Server(tmp_path / "instance").start()
+    yield s
+    s.stop()
+
+
+def test_a_whole_dixit_round_over_http_on_gunicorn(server):
+    t = Http(server.url)
+    t.join("Ann", "Ben", "Cat", "Dan")
+    assert t.act("host", "start").status_code == 200
+    for name, position in {"Ann": 3, "Ben": 1, "Cat": 2, "Dan": 4}.items():
+        assert t.act(name, "claim", position=position).status_code == 200
+    for name, position in {"Ben": 3, "Cat": 3, "Dan": 3}.items():
+        assert t.act(name, "vote", position=position).status_code == 200
+    view = t.view()
+    assert view["phase"] == "revealed"
+    # Everyone found the storyteller's card: the storyteller 0, everyone else 2.
+    assert view["reveal"]["points"] == {"Ann": 0, "Ben": 2, "Cat": 2, "Dan": 2}
+
+
+def test_the_server_prints_the_address_phones_can_reach_and_a_qr_code(server):
+    log = server.log.read_text()
+    assert "http://127.0.0.1:" in log and "█" in log or "▀" in log
+
+
+def test_a_kill_9_mid_round_loses_no_acknowledged_action(tmp_path):
+    server = Server(tmp_path / "instance").start()
+    try:
+        t = Http(server.url)
+        t.join("Ann", "Ben", "Cat", "Dan")
+        t.act("host", "start")
+        for name, position in {"Ann": 3, "Ben": 1, "Cat": 2, "Dan": 4}.items():
+            assert t.act(name, "claim", position=position).status_code == 200
+        assert t.act("Ben", "vote", position=3).status_code == 200
+        before = t.view("host")
+        server.kill()
+        server = Server(tmp_path / "instance", port=server.port).start()
+        after = t.view("host")
+        assert after["version"] == before["version"] and after["voted"] == before["voted"]
+        assert t.view("Ben")["you"]["vote"] == 3
+        for name, position in {"Cat": 3, "Dan": 1}.items():
+            assert t.act(name, "vote", position=position).status_code == 200
+        assert t.view()["phase"] == "revealed"
+    finally:
+        server.stop()
+
+
+def test_phones_acting_at_the_same_instant_through_several_workers_lose_and_double_nothing(server):
+    t = Http(server.url)
+    names = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
+    t.join(*names)
+    t.act("host", "start")
+    for position, name in enumerate(names, start=1):
+        t.act(name, "claim", position=position)
+    # Fay never votes, so the round stays open; the others switch their vote between cards 1 and 6
+    # (nobody's own but Ann's and Fay's), so every tap is a real change that must be recorded.
+    voters, taps = ["Ben", "Cat", "Dan", "Eve"], 20
+    start = t.view()["version"]
+    barrier = threading.Barrier(len(voters))
+    versions, failures = [], []
+
+    def tap(name):
+        barrier.wait()
+        for i in range(taps):
+            r = t.act(name, "vote", position=1 if i % 2 == 0 else 6)
+            if r.status_code == 200:
+                versions.append(r.json()["version"])
+            else:
+                failures.append(r.text)
+
+    threads = [threading.Thread(target=tap, args=(n,)) for n in voters]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert failures == []
+    final = t.view("host")
+    assert final["version"] - start == len(voters) * taps        # nothing lost
+    assert len(set(versions)) == len(versions) == len(voters) * taps  # nothing doubled
+    assert sorted(final["voted"]) == sorted(t.view(n)["you"]["seat"] for n in voters)
+    assert all(t.view(n)["you"]["vote"] == 6 for n in voters)   # each phone's last tap stands
