@@ -67,8 +67,13 @@ def host_key(code, token):
 
 
 def _live_context(room, viewer):
-    return {"room": room, "v": rooms().view(room, viewer), "viewer": viewer,
-            "join_url": join_url(room.code), "poll_ms": current_app.config["POLL_MS"]}
+    context = {"room": room, "v": rooms().view(room, viewer), "viewer": viewer,
+               "join_url": join_url(room.code), "poll_ms": current_app.config["POLL_MS"]}
+    if viewer == HOST:
+        # The host's own token, from its own request: the link that opens this screen elsewhere.
+        token = identity.presented_token(room.code, "host")
+        context["host_link"] = url_for("pages.host_key", code=room.code, token=token, _external=True)
+    return context
 
 
 def _live_fragment(code, role_hint, template):

@@ -24,7 +24,7 @@ def page(client, t, who):
     client.set_cookie(cookie, token)
     body = client.get(path).get_data(as_text=True)
     client.delete_cookie(cookie)
-    return body.replace(t.code, "CODE")
+    return body.replace(t.code, "CODE").replace(token, "TOKEN")
 
 
 def observers(t, except_name):
