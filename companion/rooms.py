@@ -151,17 +151,17 @@ def _request(room, body, at):
 
 
 def _rename(room, body, at):
+    require(not room.started, "Names can only be changed before the game starts.")
     seat = _seat(room, body.get("seat"))
     name = clean_name(body.get("name"))
     _check_unique(room, name, except_seat=seat.seat)
-    require(not room.started, "Names can only be changed before the game starts.")
     seats = tuple(replace(s, name=name) if s.seat == seat.seat else s for s in room.seats)
     return replace(room, seats=seats)
 
 
 def _remove(room, body, at):
-    seat = _seat(room, body.get("seat"))
     require(not room.started, "Seats can only be removed before the game starts.")
+    seat = _seat(room, body.get("seat"))
     return replace(room, seats=tuple(s for s in room.seats if s.seat != seat.seat))
 
 
