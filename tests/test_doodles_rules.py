@@ -1,0 +1,732 @@
+"""Doodles rules, as the rulebook (shared/rulebooks/doodles.txt) states them."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games import doodles
+from games.base import HOST, TABLE, Player, RuleError
+
+NAMES = ["Ann", "Ben", "Cai", "Dee", "Eve", "Fay", "Gus"]
+# Seat numbers deliberately differ from the seating order, to catch seat/index mix-ups.
+SEATS = [4, 2, 9, 0, 7, 5, 1]
+
+
+def players(n: int = 4) -> list[Player]:
+    return [Player(SEATS[i], NAMES[i]) for i in range(n)]
+
+
+def seat(name: str) -> int:
+    return SEATS[NAMES.index(name)]
+
+
+def game(tokens=None, n: int = 4, seed: int = 1, **options) -> doodles.State:
+    """A new game; ``tokens`` fixes the secret subject tokens (by seating order) for the test."""
+    state = doodles.setup(players(n), options, seed)
+    if tokens is not None:
+        state = replace(state, current=replace(state.current, subject_tokens=tuple(tokens)))
+    return state
+
+
+def act(state, actor, now=0.0, **action):
+    return doodles.apply(state, actor, action, now)
+
+
+def refused(state, actor, now=0.0, match=None, **action):
+    """The action raises a RuleError with a sentence, and the state is left as it was."""
+    before = state
+    with pytest.raises(RuleError, match=match) as error:
+        doodles.apply(state, actor, action, now)
+    text = str(error.value)
+    assert text[:1].isupper() and text.endswith((".", "!")), text
+    assert state == before
+    return text
+
+
+def to_vote(state, start=0.0):
+    """Turn the hourglass at ``start`` and let it run out."""
+    state = act(state, HOST, start, type="start_timer")
+    return act(state, HOST, start + state.timer_seconds, type="pencils_down")
+
+
+def vote_all(state, votes: dict[str, dict[str, int]], now=100.0):
+    """Every vote, by names: ``{voter: {artist: number}}``."""
+    for voter, cast in votes.items():
+        for artist, number in cast.items():
+            state = act(state, seat(voter), now, type="vote", artist=seat(artist), subject=number)
+    return state
+
+
+def reveal_all(state):
+    while state.phase is doodles.Phase.REVEAL:
+        state = act(state, HOST, type="reveal")
+    return state
+
+
+def scores(state) -> dict[str, int]:
+    return {p["name"]: p["score"] for p in doodles.view(state, TABLE)["players"]}
+
+
+def everyone_votes(names, number=1):
+    return {v: {a: number for a in names if a != v} for v in names}
+
+
+# --- setup and the subject tokens ---------------------------------------------------------------
+
+
+def test_each_player_draws_a_subject_token_from_a_bag_of_three_ones_twos_and_threes():
+    for seed in range(200):
+        tokens = game(n=7, seed=seed).current.subject_tokens
+        assert len(tokens) == 7
+        assert set(tokens) <= {1, 2, 3}
+        assert all(tokens.count(k) <= 3 for k in (1, 2, 3))
+
+
+def test_the_bag_is_refilled_and_redrawn_every_round():
+    rounds = set()
+    state = game(n=3)
+    for _ in range(8):
+        rounds.add(state.current.subject_tokens)
+        state = reveal_all(vote_all(to_vote(state), everyone_votes(NAMES[:3])))
+        if state.phase is doodles.Phase.SCORES:
+            state = act(state, HOST, type="next_round")
+    assert len(rounds) > 1
+
+
+def test_a_virtual_subject_card_shows_three_similar_words_to_everyone():
+    state = game()
+    card = doodles.view(state, TABLE)["subject_card"]["words"]
+    assert len(card) == 3 and tuple(card) in doodles.subject_deck()
+    assert doodles.view(state, HOST)["subject_card"]["words"] == card
+
+
+def test_each_phone_shows_its_own_number_and_word():
+    state = game(tokens=(2, 3, 1, 2))
+    words = state.current.subject_card
+    you = doodles.view(state, seat("Ben"))["you"]
+    assert you["subject"] == 3 and you["word"] == words[2]
+
+
+def test_replaying_the_same_seed_deals_the_same_cards_and_tokens():
+    assert game(seed=42) == game(seed=42)
+    assert len({game(seed=seed).current for seed in range(10)}) > 1
+
+
+def test_physical_cards_can_be_typed_by_the_host_or_left_as_numbers():
+    state = game(subject_cards="physical")
+    assert doodles.view(state, TABLE)["subject_card"] == {"words": None, "physical": True}
+    assert doodles.view(state, state.players[0].seat)["you"]["word"] is None
+    typed = act(state, HOST, type="subject_card", words=[" cup", "mug ", "glass"])
+    assert doodles.view(typed, TABLE)["subject_card"]["words"] == ["cup", "mug", "glass"]
+    assert act(typed, HOST, type="subject_card", words=["cup", "mug", "glass"]) == typed
+    assert act(typed, HOST, type="subject_card", words=[]) == state
+    refused(state, HOST, type="subject_card", words=["cup", "mug"])
+    refused(state, HOST, type="subject_card", words=["cup", "", "glass"])
+    started = act(typed, HOST, type="start_timer")
+    refused(started, HOST, match="before the hourglass", type="subject_card", words=["a", "b", "c"])
+
+
+def test_the_host_cannot_type_a_card_when_the_app_deals_them():
+    refused(game(), HOST, match="deals the subject cards", type="subject_card", words=["a", "b", "c"])
+
+
+# --- the hourglass ------------------------------------------------------------------------------
+
+
+def test_the_hourglass_deadline_is_kept_in_the_state_from_now():
+    state = act(game(), HOST, 1000.0, type="start_timer")
+    assert state.phase is doodles.Phase.DOODLE
+    timer = doodles.view(state, TABLE)["timer"]
+    assert timer["deadline"] == 1030.0 and timer["started"] and not timer["paused"]
+
+
+def test_the_hourglass_length_is_an_option():
+    state = act(game(timer_seconds=45), HOST, 10.0, type="start_timer")
+    assert state.deadline == 55.0
+
+
+def test_turning_the_hourglass_again_while_it_runs_changes_nothing():
+    state = act(game(), HOST, 1000.0, type="start_timer")
+    assert act(state, HOST, 1005.0, type="start_timer") == state
+
+
+def test_the_host_can_pause_resume_and_restart_the_hourglass():
+    state = act(game(), HOST, 1000.0, type="start_timer")
+    paused = act(state, HOST, 1012.0, type="pause_timer")
+    assert paused.deadline is None and paused.paused_remaining == 18.0
+    assert doodles.view(paused, TABLE)["timer"]["paused"]
+    assert act(paused, HOST, 1050.0, type="pause_timer") == paused
+    resumed = act(paused, HOST, 1100.0, type="resume_timer")
+    assert resumed.deadline == 1118.0 and resumed.paused_remaining is None
+    assert act(resumed, HOST, 1101.0, type="resume_timer") == resumed
+    restarted = act(resumed, HOST, 1110.0, type="restart_timer")
+    assert restarted.deadline == 1140.0
+
+
+def test_only_the_host_controls_the_hourglass():
+    state = game()
+    refused(state, seat("Ann"), match="host", type="start_timer")
+    running = act(state, HOST, type="start_timer")
+    refused(running, seat("Ben"), match="host", type="pause_timer")
+    refused(running, seat("Ben"), match="host", type="restart_timer")
+    refused(running, seat("Ben"), match="host", type="pencils_down")
+
+
+def test_the_hourglass_cannot_be_paused_once_the_time_is_up():
+    state = act(game(), HOST, 0.0, type="start_timer")
+    refused(state, HOST, 30.0, match="time is already up", type="pause_timer")
+
+
+def test_the_hourglass_cannot_be_restarted_once_voting_has_begun():
+    down = to_vote(game())
+    again = act(down, HOST, 200.0, type="restart_timer")
+    assert again.phase is doodles.Phase.DOODLE and again.deadline == 230.0
+    state = vote_all(down, {"Ann": {"Ben": 1}})
+    refused(state, HOST, 200.0, match="Voting has begun", type="restart_timer")
+
+
+# --- doodling on the phone ----------------------------------------------------------------------
+
+
+def test_a_doodle_on_the_phone_is_kept_until_pencils_down():
+    state = act(game(doodle_on_phone=True), HOST, 0.0, type="start_timer")
+    state = act(state, seat("Ann"), 10.0, type="doodle", doodle="M0 0 L10 10")
+    assert doodles.view(state, seat("Ann"))["you"]["doodle"] == "M0 0 L10 10"
+    assert act(state, seat("Ann"), 11.0, type="doodle", doodle="M0 0 L10 10") == state
+
+
+def test_players_must_stop_doodling_when_the_hourglass_runs_out():
+    state = act(game(doodle_on_phone=True), HOST, 0.0, type="start_timer")
+    refused(state, seat("Ann"), 30.0, match="Pencils down", type="doodle", doodle="M0 0")
+    refused(state, seat("Ann"), 45.0, match="Pencils down", type="doodle", doodle="M0 0")
+    down = act(state, HOST, 20.0, type="pencils_down")
+    refused(down, seat("Ann"), 21.0, match="Pencils down", type="doodle", doodle="M0 0")
+
+
+def test_doodling_on_a_paused_hourglass_is_still_allowed():
+    state = act(game(doodle_on_phone=True), HOST, 0.0, type="start_timer")
+    paused = act(state, HOST, 25.0, type="pause_timer")
+    assert act(paused, seat("Ann"), 99.0, type="doodle", doodle="M1 1").current.doodles[0] == "M1 1"
+
+
+def test_no_doodles_on_phones_unless_the_option_is_on():
+    state = act(game(), HOST, 0.0, type="start_timer")
+    refused(state, seat("Ann"), 5.0, match="on paper", type="doodle", doodle="M0 0")
+
+
+def test_doodles_are_shown_side_by_side_for_the_vote_and_not_before():
+    state = act(game(doodle_on_phone=True), HOST, 0.0, type="start_timer")
+    state = act(state, seat("Cai"), 10.0, type="doodle", doodle="M5 5")
+    assert doodles.view(state, TABLE)["doodles"] is None
+    assert doodles.view(state, seat("Ann"))["doodles"] is None
+    state = act(state, HOST, 30.0, type="pencils_down")
+    shown = doodles.view(state, HOST)["doodles"]
+    assert [d["name"] for d in shown] == NAMES[:4]
+    assert shown[2]["doodle"] == "M5 5"
+
+
+# --- voting -------------------------------------------------------------------------------------
+
+
+def test_voting_starts_when_the_time_is_up():
+    state = act(game(), HOST, 0.0, type="start_timer")
+    refused(state, seat("Ann"), 29.9, match="when the time is up", type="vote", artist=seat("Ben"), subject=1)
+    voted = act(state, seat("Ann"), 30.0, type="vote", artist=seat("Ben"), subject=1)
+    assert voted.phase is doodles.Phase.VOTE
+
+
+def test_no_voting_while_the_hourglass_is_paused():
+    state = act(act(game(), HOST, 0.0, type="start_timer"), HOST, 10.0, type="pause_timer")
+    refused(state, seat("Ann"), 100.0, match="paused", type="vote", artist=seat("Ben"), subject=1)
+
+
+def test_the_host_can_call_pencils_down_early():
+    state = act(act(game(), HOST, 0.0, type="start_timer"), HOST, 12.0, type="pencils_down")
+    assert state.phase is doodles.Phase.VOTE and state.deadline == 12.0
+    assert act(state, HOST, 13.0, type="pencils_down") == state
+    assert act(state, seat("Ann"), 13.0, type="vote", artist=seat("Ben"), subject=2)
+
+
+def test_players_cannot_vote_for_themselves():
+    state = to_vote(game())
+    refused(state, seat("Ann"), 100.0, match="your own doodle", type="vote", artist=seat("Ann"), subject=1)
+
+
+def test_a_vote_is_one_two_or_three_for_a_seated_player():
+    state = to_vote(game())
+    for bad in (0, 4, "2", True, None, 1.5):
+        refused(state, seat("Ann"), 100.0, type="vote", artist=seat("Ben"), subject=bad)
+    refused(state, seat("Ann"), 100.0, match="Nobody sits", type="vote", artist=99, subject=1)
+    refused(state, seat("Ann"), 100.0, type="vote", artist="Ben", subject=1)
+
+
+def test_only_players_vote():
+    state = to_vote(game())
+    refused(state, HOST, 100.0, match="Only a player", type="vote", artist=seat("Ben"), subject=1)
+    refused(state, TABLE, 100.0, match="not seated", type="vote", artist=seat("Ben"), subject=1)
+    refused(state, 77, 100.0, match="not seated", type="vote", artist=seat("Ben"), subject=1)
+
+
+def test_votes_can_be_changed_until_everyone_has_voted():
+    state = to_vote(game())
+    state = act(state, seat("Ann"), 100.0, type="vote", artist=seat("Ben"), subject=1)
+    state = act(state, seat("Ann"), 101.0, type="vote", artist=seat("Ben"), subject=3)
+    assert doodles.view(state, seat("Ann"))["you"]["votes"][0] == {"artist": seat("Ben"), "name": "Ben", "subject": 3}
+    assert act(state, seat("Ann"), 102.0, type="vote", artist=seat("Ben"), subject=3) == state
+
+
+def test_the_votes_lock_and_the_reveal_begins_when_the_last_vote_is_in():
+    state = vote_all(to_vote(game()), everyone_votes(NAMES[:4], 2))
+    assert state.phase is doodles.Phase.REVEAL
+    refused(state, seat("Ann"), 200.0, match="no longer be changed", type="vote", artist=seat("Ben"), subject=1)
+    # The same last vote sent twice changes nothing.
+    assert act(state, seat("Dee"), 200.0, type="vote", artist=seat("Cai"), subject=2) == state
+
+
+def test_who_has_voted_is_public_and_what_is_not():
+    state = vote_all(to_vote(game()), {"Ann": {"Ben": 1, "Cai": 2, "Dee": 3}, "Ben": {"Ann": 1}})
+    table = doodles.view(state, TABLE)
+    assert [p["voted"] for p in table["players"]] == [True, False, False, False]
+    assert [p["votes_cast"] for p in table["players"]] == [3, 1, 0, 0]
+    assert table["waiting_for"] == sorted([seat("Ben"), seat("Cai"), seat("Dee")])
+    assert doodles.waiting_for(state) == {seat("Ben"), seat("Cai"), seat("Dee")}
+    assert "subject" not in json.dumps(table["players"])
+
+
+# --- scoring, vote by vote ----------------------------------------------------------------------
+
+
+def test_a_voter_who_guessed_the_subject_takes_one_point():
+    points = doodles.score_doodle("Ann", 2, {"Ben": 2, "Cai": 1})
+    assert points["Ben"] == 1
+
+
+def test_a_voter_who_was_wrong_takes_minus_one_point():
+    points = doodles.score_doodle("Ann", 2, {"Ben": 2, "Cai": 1})
+    assert points["Cai"] == -1
+
+
+def test_the_artist_takes_one_point_for_each_player_who_guessed():
+    assert doodles.score_doodle("Ann", 3, {"Ben": 3, "Cai": 3, "Dee": 1})["Ann"] == 2
+    assert doodles.score_doodle("Ann", 3, {"Ben": 3, "Cai": 3, "Dee": 3})["Ann"] == 3
+
+
+def test_the_artist_takes_minus_two_when_nobody_guessed():
+    assert doodles.score_doodle("Ann", 1, {"Ben": 2, "Cai": 3, "Dee": 2})["Ann"] == -2
+
+
+def test_a_round_scores_every_doodle_in_turn():
+    result = doodles.score_round(
+        ["Ann", "Ben", "Cai"],
+        {"Ann": 1, "Ben": 2, "Cai": 1},
+        {
+            "Ann": {"Ben": 2, "Cai": 3},  # right on Ben, wrong on Cai
+            "Ben": {"Ann": 1, "Cai": 1},  # right twice
+            "Cai": {"Ann": 2, "Ben": 2},  # wrong on Ann, right on Ben
+        },
+    )
+    # Ann: voter +1 -1, artist +1 (Ben) = 1; Ben: voter +1 +1, artist +2 = 4;
+    # Cai: voter -1 +1, artist +1 (Ben) = 1.
+    assert result == {"points": {"Ann": 1, "Ben": 4, "Cai": 1}, "guessed": {"Ann": 1, "Ben": 2, "Cai": 1}}
+
+
+FULL_VOTES = {"Ann": {"Ben": 1, "Cai": 1}, "Ben": {"Ann": 1, "Cai": 1}, "Cai": {"Ann": 1, "Ben": 1}}
+
+
+@pytest.mark.parametrize(
+    "subjects, votes, sentence",
+    [
+        ({"Ann": 1, "Ben": 2}, FULL_VOTES, "Cai's subject number is missing"),
+        ({"Ann": 1, "Ben": 2, "Cai": 4}, FULL_VOTES, "must be 1, 2 or 3"),
+        ({"Ann": 1, "Ben": 2, "Cai": 3, "Zed": 1}, FULL_VOTES, "no player called"),
+        (None, {**FULL_VOTES, "Ann": {"Ann": 1, "Ben": 1, "Cai": 1}}, "can't vote for their own doodle"),
+        (None, {**FULL_VOTES, "Ann": {"Ben": 1}}, "Ann's vote for Cai is missing"),
+        (None, {**FULL_VOTES, "Ann": {"Ben": 1, "Cai": 0}}, "must be 1, 2 or 3"),
+        (None, {"Ann": FULL_VOTES["Ann"], "Ben": FULL_VOTES["Ben"]}, "Cai's votes are missing"),
+        (None, {**FULL_VOTES, "Ann": {"Ben": 1, "Cai": 1, "Zed": 2}}, "who is not playing"),
+    ],
+)
+def test_a_round_that_cannot_have_happened_is_refused(subjects, votes, sentence):
+    with pytest.raises(RuleError, match=sentence):
+        doodles.score_round(["Ann", "Ben", "Cai"], subjects or {"Ann": 1, "Ben": 2, "Cai": 3}, votes)
+
+
+def test_four_players_cannot_hold_the_same_number():
+    names = NAMES[:4]
+    with pytest.raises(RuleError, match="only three subject tokens"):
+        doodles.score_round(names, {n: 2 for n in names}, everyone_votes(names))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_points_are_the_sum_of_the_per_vote_rules(data):
+    n = data.draw(st.integers(3, 7))
+    names = NAMES[:n]
+    bag = data.draw(st.permutations([1, 1, 1, 2, 2, 2, 3, 3, 3]))
+    subjects = dict(zip(names, bag))
+    votes = {v: {a: data.draw(st.sampled_from([1, 2, 3])) for a in names if a != v} for v in names}
+    result = doodles.score_round(names, subjects, votes)
+    expected = {name: 0 for name in names}
+    for artist in names:
+        right = 0
+        for voter in names:
+            if voter == artist:
+                continue
+            if votes[voter][artist] == subjects[artist]:
+                expected[voter] += 1  # a voter who guessed: +1
+                right += 1
+            else:
+                expected[voter] -= 1  # a voter who was wrong: -1
+        expected[artist] += right if right else -2  # +1 per guesser, -2 if nobody guessed
+        assert result["guessed"][artist] == right
+    assert result["points"] == expected
+
+
+# --- the reveal ---------------------------------------------------------------------------------
+
+
+def test_the_reveal_goes_artist_by_artist_clockwise_from_the_first_player():
+    state = game(tokens=(1, 2, 3, 1))
+    words = state.current.subject_card
+    state = vote_all(
+        to_vote(state),
+        {
+            "Ann": {"Ben": 2, "Cai": 1, "Dee": 1},
+            "Ben": {"Ann": 1, "Cai": 3, "Dee": 2},
+            "Cai": {"Ann": 3, "Ben": 2, "Dee": 1},
+            "Dee": {"Ann": 2, "Ben": 1, "Cai": 3},
+        },
+    )
+    table = doodles.view(state, TABLE)
+    assert table["reveal"]["revealed"] == [] and table["reveal"]["next_artist"] == seat("Ann")
+    assert all(p["score"] == 0 for p in table["players"])
+
+    state = act(state, HOST, type="reveal")
+    first = doodles.view(state, TABLE)["reveal"]["revealed"]
+    assert len(first) == 1
+    ann = first[0]
+    assert (ann["name"], ann["subject"], ann["word"]) == ("Ann", 1, words[0])
+    assert {v["name"]: (v["subject"], v["right"], v["points"]) for v in ann["votes"]} == {
+        "Ben": (1, True, 1),
+        "Cai": (3, False, -1),
+        "Dee": (2, False, -1),
+    }
+    assert ann["guessed"] == 1 and ann["artist_points"] == 1
+    assert scores(state) == {"Ann": 1, "Ben": 1, "Cai": -1, "Dee": -1}
+    assert doodles.view(state, TABLE)["reveal"]["next_artist"] == seat("Ben")
+
+    refused(state, HOST, match="next is Ben", type="reveal", artist=seat("Cai"))
+    assert act(state, HOST, type="reveal", artist=seat("Ann")) == state
+    state = reveal_all(state)
+    assert state.phase is doodles.Phase.SCORES
+    order = [r["name"] for r in doodles.view(state, TABLE)["reveal"]["revealed"]]
+    assert order == ["Ann", "Ben", "Cai", "Dee"]
+    refused(state, HOST, match="Every doodle", type="reveal")
+
+
+def test_the_reveal_waits_for_every_vote():
+    state = to_vote(game())
+    refused(state, HOST, match="once everyone has voted", type="reveal")
+    refused(state, HOST, match="Finish revealing", type="next_round")
+
+
+def test_round_scores_and_running_totals():
+    state = game(tokens=(1, 1, 1, 1), n=4)
+    state = reveal_all(vote_all(to_vote(state), everyone_votes(NAMES[:4], 1)))
+    # Everyone right on everyone: +3 as a voter and +3 as an artist.
+    assert scores(state) == {name: 6 for name in NAMES[:4]}
+    view = doodles.view(state, TABLE)
+    assert [p["points"] for p in view["round_points"]] == [6, 6, 6, 6]
+    state = act(state, HOST, type="next_round")
+    assert state.current.number == 2 and state.phase is doodles.Phase.SUBJECT
+    assert scores(state) == {name: 6 for name in NAMES[:4]}
+    assert doodles.view(state, TABLE)["history"][0]["round"] == 1
+    assert act(state, HOST, type="next_round", round=2) == state
+    refused(state, HOST, match="Finish revealing", type="next_round")
+
+
+def play_round(state, number_for_all=1):
+    names = [p.name for p in state.players]
+    state = vote_all(to_vote(state), everyone_votes(names, number_for_all))
+    return reveal_all(state)
+
+
+def test_the_game_ends_after_eight_rounds():
+    state = game(n=3)
+    for round_number in range(1, 9):
+        assert state.current.number == round_number
+        state = play_round(state)
+        if round_number < 8:
+            assert state.phase is doodles.Phase.SCORES
+            state = act(state, HOST, type="next_round")
+    assert state.phase is doodles.Phase.OVER
+    view = doodles.view(state, TABLE)
+    assert view["winners"] and view["ranking"]
+    refused(state, HOST, match="game is over", type="start_timer")
+    refused(state, HOST, match="game is over", type="next_round")
+
+
+def test_the_number_of_rounds_is_an_option():
+    state = play_round(game(n=3, rounds=1))
+    assert state.phase is doodles.Phase.OVER
+
+
+# --- winning and the tie-break ------------------------------------------------------------------
+
+
+def test_the_highest_total_wins():
+    assert doodles.winners(["Ann", "Ben", "Cai"], {"Ann": 5, "Ben": 7, "Cai": 2}, {"Ann": 9, "Ben": 0, "Cai": 0}) == ["Ben"]
+
+
+def test_on_a_tie_the_player_with_the_most_guessed_doodles_wins():
+    result = doodles.ranking(["Ann", "Ben", "Cai"], {"Ann": 7, "Ben": 7, "Cai": 2}, {"Ann": 4, "Ben": 6, "Cai": 9})
+    assert result["winners"] == ["Ben"]
+    assert result["tie_break"] == {"tied": ["Ann", "Ben"], "decided_by": "guessed", "winners": ["Ben"]}
+    assert [r["player"] for r in result["ranking"]] == ["Ben", "Ann", "Cai"]
+    assert [r["place"] for r in result["ranking"]] == [1, 2, 3]
+
+
+def test_players_still_tied_share_the_win():
+    result = doodles.ranking(["Ann", "Ben", "Cai"], {"Ann": 7, "Ben": 7, "Cai": 7}, {"Ann": 4, "Ben": 4, "Cai": 1})
+    assert result["winners"] == ["Ann", "Ben"]
+    assert result["tie_break"]["decided_by"] == "guessed"
+    result = doodles.ranking(["Ann", "Ben"], {"Ann": 3, "Ben": 3}, {"Ann": 2, "Ben": 2})
+    assert result["winners"] == ["Ann", "Ben"] and result["tie_break"]["decided_by"] == "shared"
+    assert [r["place"] for r in result["ranking"]] == [1, 1]
+
+
+def test_guessed_doodles_count_the_right_votes_an_artists_doodles_received():
+    # Ann 1, Ben 2, Cai 3, Dee 1. Cai and Dee finish level on 0 points, but Dee's doodle was
+    # guessed three times and Cai's once, so Dee wins the tie-break.
+    state = game(tokens=(1, 2, 3, 1), n=4, rounds=1)
+    state = vote_all(
+        to_vote(state),
+        {
+            "Ann": {"Ben": 3, "Cai": 2, "Dee": 1},  # -1 -1 +1
+            "Ben": {"Ann": 3, "Cai": 3, "Dee": 1},  # -1 +1 +1
+            "Cai": {"Ann": 2, "Ben": 3, "Dee": 1},  # -1 -1 +1
+            "Dee": {"Ann": 2, "Ben": 3, "Cai": 1},  # -1 -1 -1
+        },
+    )
+    state = reveal_all(state)
+    # Artists: Ann and Ben guessed by nobody (-2), Cai by Ben (+1), Dee by all three (+3).
+    assert scores(state) == {"Ann": -3, "Ben": -1, "Cai": 0, "Dee": 0}
+    view = doodles.view(state, TABLE)
+    assert {p["name"]: p["guessed"] for p in view["players"]} == {"Ann": 0, "Ben": 0, "Cai": 1, "Dee": 3}
+    assert view["winners"] == ["Dee"]
+    assert view["tie_break"]["tied"] == ["Cai", "Dee"]
+    assert view["tie_break"]["decided_by"] == "guessed"
+    assert "Most guessed doodles wins: Dee" in view["tie_break"]["explanation"]
+    assert [(r["name"], r["place"]) for r in view["ranking"]] == [("Dee", 1), ("Cai", 2), ("Ben", 3), ("Ann", 4)]
+
+
+def test_players_level_on_points_and_guessed_doodles_share_the_win():
+    state = game(tokens=(1, 2, 3), n=3, rounds=1)
+    state = vote_all(
+        to_vote(state),
+        {"Ann": {"Ben": 1, "Cai": 3}, "Ben": {"Ann": 1, "Cai": 3}, "Cai": {"Ann": 1, "Ben": 3}},
+    )
+    state = reveal_all(state)
+    # Ann: voter -1 +1, artist +2 = 2; Ben: voter +1 +1, artist -2 = 0; Cai: +1 -1 +2 = 2.
+    assert scores(state) == {"Ann": 2, "Ben": 0, "Cai": 2}
+    view = doodles.view(state, TABLE)
+    assert {p["name"]: p["guessed"] for p in view["players"]} == {"Ann": 2, "Ben": 0, "Cai": 2}
+    assert view["winners"] == ["Ann", "Cai"]
+    assert view["tie_break"]["decided_by"] == "shared"
+    assert "share" in view["tie_break"]["explanation"]
+
+
+def test_a_single_leader_needs_no_tie_break():
+    state = game(tokens=(1, 2, 3), n=3, rounds=1)
+    state = vote_all(
+        to_vote(state),
+        {"Ann": {"Ben": 1, "Cai": 1}, "Ben": {"Ann": 1, "Cai": 1}, "Cai": {"Ann": 1, "Ben": 2}},
+    )
+    state = reveal_all(state)
+    # Ann: -1 -1 +2 = 0; Ben: +1 -1 +1 = 1; Cai: +1 +1 -2 = 0.
+    assert scores(state) == {"Ann": 0, "Ben": 1, "Cai": 0}
+    view = doodles.view(state, TABLE)
+    assert view["winners"] == ["Ben"] and view["tie_break"] is None
+
+
+# --- secrecy ------------------------------------------------------------------------------------
+
+
+def views_of_others(state, secret_seat):
+    return [doodles.view(state, v) for v in (TABLE, HOST, *[s for s in SEATS[:4] if s != secret_seat])]
+
+
+def test_nobody_else_learns_a_subject_number_before_its_reveal():
+    a = game(tokens=(1, 2, 3, 1))
+    b = game(tokens=(1, 2, 3, 2))  # only Dee's secret differs
+    dee = seat("Dee")
+    steps = [
+        lambda s: act(s, HOST, 0.0, type="start_timer"),
+        lambda s: act(s, HOST, 30.0, type="pencils_down"),
+        lambda s: vote_all(s, everyone_votes(NAMES[:4], 1)),
+        lambda s: act(s, HOST, type="reveal"),
+        lambda s: act(s, HOST, type="reveal"),
+        lambda s: act(s, HOST, type="reveal"),
+    ]
+    assert views_of_others(a, dee) == views_of_others(b, dee)
+    assert doodles.view(a, dee) != doodles.view(b, dee)
+    for step in steps:
+        a, b = step(a), step(b)
+        assert views_of_others(a, dee) == views_of_others(b, dee)
+    a, b = act(a, HOST, type="reveal"), act(b, HOST, type="reveal")
+    assert doodles.view(a, TABLE) != doodles.view(b, TABLE)
+
+
+def test_nobody_else_learns_a_vote_before_the_artist_is_revealed():
+    votes = everyone_votes(NAMES[:4], 1)
+    changed = {**votes, "Ann": {**votes["Ann"], "Dee": 3}}  # only Ann's vote on Dee differs
+    a = vote_all(to_vote(game(tokens=(1, 2, 3, 1))), votes)
+    b = vote_all(to_vote(game(tokens=(1, 2, 3, 1))), changed)
+    ann = seat("Ann")
+    for _ in range(3):
+        assert views_of_others(a, ann) == views_of_others(b, ann)
+        a, b = act(a, HOST, type="reveal"), act(b, HOST, type="reveal")
+    assert views_of_others(a, ann) == views_of_others(b, ann)
+    a, b = act(a, HOST, type="reveal"), act(b, HOST, type="reveal")
+    assert doodles.view(a, HOST) != doodles.view(b, HOST)
+
+
+def test_nobody_else_sees_a_doodle_while_the_hourglass_runs():
+    a = act(game(doodle_on_phone=True), HOST, 0.0, type="start_timer")
+    b = act(a, seat("Ben"), 5.0, type="doodle", doodle="M0 0 L9 9")
+    assert views_of_others(a, seat("Ben")) == views_of_others(b, seat("Ben"))
+
+
+def test_the_host_and_table_views_carry_no_subject_of_an_unrevealed_artist():
+    state = to_vote(game(tokens=(3, 3, 3, 2)))
+    for viewer in (TABLE, HOST):
+        view = doodles.view(state, viewer)
+        assert "you" not in view
+        assert view["reveal"]["revealed"] == []
+
+
+# --- illegal and repeated actions ---------------------------------------------------------------
+
+
+def test_unknown_actions_and_strangers_are_refused():
+    state = game()
+    refused(state, HOST, match="no action called", type="shuffle")
+    refused(state, HOST, match="no action called")
+    refused(state, 42, match="not seated", type="start_timer")
+    refused(state, "Ann", match="not seated", type="start_timer")
+    with pytest.raises(RuleError):
+        doodles.apply(state, HOST, "start_timer", 0.0)
+
+
+def test_the_seat_and_host_views_of_strangers_are_refused():
+    with pytest.raises(RuleError):
+        doodles.view(game(), 42)
+
+
+def test_actions_before_their_phase_are_refused():
+    state = game(doodle_on_phone=True)
+    refused(state, HOST, match="not been started", type="pause_timer")
+    refused(state, HOST, match="not been started", type="pencils_down")
+    refused(state, seat("Ann"), match="Wait for the hourglass", type="doodle", doodle="M0 0")
+    refused(state, seat("Ann"), match="when the time is up", type="vote", artist=seat("Ben"), subject=1)
+
+
+@pytest.mark.parametrize(
+    "options, sentence",
+    [
+        ({"rounds": 0}, "rounds"),
+        ({"rounds": "8"}, "rounds"),
+        ({"rounds": True}, "rounds"),
+        ({"subject_cards": "paper"}, "virtual"),
+        ({"doodle_on_phone": "yes"}, "on or off"),
+        ({"timer_seconds": 5}, "seconds"),
+        ({"language": "de"}, "English"),
+        ({"colour": "red"}, "no option"),
+    ],
+)
+def test_bad_options_are_refused_with_a_sentence(options, sentence):
+    with pytest.raises(RuleError, match=sentence):
+        doodles.normalize_options(options)
+
+
+def test_options_have_defaults():
+    assert doodles.normalize_options({}) == {
+        "rounds": 8,
+        "subject_cards": "virtual",
+        "doodle_on_phone": False,
+        "timer_seconds": 30,
+        "language": "en",
+    }
+    assert doodles.normalize_options(None) == doodles.OPTIONS
+    assert doodles.player_range({}) == (3, 7)
+
+
+@pytest.mark.parametrize("n", [2, 8])
+def test_doodles_takes_three_to_seven_players(n):
+    with pytest.raises(RuleError, match="3 to 7"):
+        doodles.setup([Player(i, f"P{i}") for i in range(n)], {}, 1)
+
+
+# --- the view -----------------------------------------------------------------------------------
+
+
+def test_views_list_players_in_seating_order_and_are_json():
+    state = to_vote(game())
+    for viewer in (TABLE, HOST, *SEATS[:4]):
+        view = doodles.view(state, viewer)
+        json.dumps(view)
+        assert view["game"] == "doodles" and view["phase"] == "vote"
+        assert [(p["seat"], p["name"]) for p in view["players"]] == [(p.seat, p.name) for p in players()]
+        assert {"score", "seat", "name"} <= set(view["players"][0])
+        assert view["waiting_for"] == sorted(SEATS[:4])
+
+
+# --- random legal play --------------------------------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    n=st.integers(3, 7),
+    physical=st.booleans(),
+    on_phone=st.booleans(),
+)
+def test_random_legal_play_reaches_the_end_with_consistent_scores(seed, n, physical, on_phone):
+    options = {
+        "rounds": 2,
+        "subject_cards": "physical" if physical else "virtual",
+        "doodle_on_phone": on_phone,
+    }
+    state = doodles.setup(players(n), options, seed)
+    rng = random.Random(seed)
+    now = 1000.0
+    for _ in range(2000):
+        if state.phase is doodles.Phase.OVER:
+            break
+        now += rng.choice([0.2, 1.0, 7.0, 31.0])
+        moves = doodles.legal_actions(state, now)
+        assert moves
+        actor, action = rng.choice(moves)
+        state = doodles.apply(state, actor, action, now)
+        # Repeating an action already in effect returns an equal state.
+        assert doodles.apply(state, actor, action, now) == state
+        for viewer in (TABLE, HOST, state.players[0].seat):
+            json.dumps(doodles.view(state, viewer))
+    assert state.phase is doodles.Phase.OVER
+    assert doodles.legal_actions(state, now) == []
+    # The live totals are the score_round totals of every round, recomputed from plain data.
+    names = [p.name for p in state.players]
+    expected = {name: 0 for name in names}
+    for rnd in (*state.history, state.current):
+        subjects = dict(zip(names, rnd.subject_tokens))
+        votes = {names[v]: {names[a]: rnd.votes[v][a] for a in range(n) if a != v} for v in range(n)}
+        for name, points in doodles.score_round(names, subjects, votes)["points"].items():
+            expected[name] += points
+    assert scores(state) == expected
+    assert doodles.view(state, TABLE)["winners"]

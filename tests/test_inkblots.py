@@ -1,0 +1,107 @@
+"""Virtual inkblots: deterministic, distinct, mirror-symmetric, valid SVG."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+
+import pytest
+
+from games import inkblots
+from games.inkblots import inkblot_svg
+
+SVG = "{http://www.w3.org/2000/svg}"
+TOKEN = re.compile(r"[MmLlQqZz]|-?(?:\d+\.?\d*|\.\d+)")
+
+
+def points_of(path_data: str) -> list[tuple[float, float]]:
+    """Every point of an SVG path (end and control points), in absolute coordinates."""
+    tokens = TOKEN.findall(path_data)
+    points, x, y, start = [], 0.0, 0.0, (0.0, 0.0)
+    command, i = None, 0
+    arity = {"m": 2, "l": 2, "q": 4, "z": 0}
+    while i < len(tokens):
+        if tokens[i].isalpha():
+            command = tokens[i]
+            i += 1
+            if command in "Zz":
+                x, y = start
+                continue
+        values = [float(v) for v in tokens[i:i + arity[command.lower()]]]
+        i += arity[command.lower()]
+        relative = command.islower()
+        pairs = [(values[k] + (x if relative else 0), values[k + 1] + (y if relative else 0))
+                 for k in range(0, len(values), 2)]
+        points.extend(pairs)
+        x, y = pairs[-1]
+        if command in "Mm":
+            start = (x, y)
+            command = "l" if relative else "L"  # further pairs after a move are lines
+    return points
+
+
+def loops_of(path_data: str, mirror: bool = False) -> Counter:
+    """The closed curves of a path, each as the set of its points (optionally mirrored at the fold)."""
+    loops = Counter()
+    for sub in re.findall(r"[Mm][^Mm]*", path_data):
+        loops[frozenset((round(inkblots.WIDTH - x if mirror else x, 2), round(y, 2))
+                        for x, y in points_of(sub))] += 1
+    return loops
+
+
+def test_the_same_number_always_draws_the_same_blot():
+    assert inkblot_svg(17) == inkblot_svg(17)
+
+
+def test_a_hundred_cards_give_a_hundred_different_blots():
+    shapes = {ET.fromstring(inkblot_svg(n)).find(f"{SVG}path").get("d") for n in range(1, 101)}
+    assert len(shapes) == 100
+
+
+@pytest.mark.parametrize("number", [1, 2, 3, 17, 42, 99, 100, 250, 0, -5])
+def test_a_blot_is_valid_svg_black_ink_on_white_paper(number):
+    root = ET.fromstring(inkblot_svg(number))
+    assert root.tag == f"{SVG}svg"
+    assert root.get("viewBox") == f"0 0 {inkblots.WIDTH} {inkblots.HEIGHT}"
+    background = root.find(f"{SVG}rect")
+    assert background.get("fill") == "#ffffff"
+    paths = root.findall(f"{SVG}path")
+    assert paths and all(p.get("fill") in (inkblots.INK, inkblots.DENSE_INK) for p in paths)
+    assert all(int(p.get("fill")[1:3], 16) < 0x30 for p in paths)  # near-black ink
+
+
+@pytest.mark.parametrize("number", range(1, 31))
+def test_the_geometry_is_mirrored_across_the_fold(number):
+    root = ET.fromstring(inkblot_svg(number))
+    for path in root.findall(f"{SVG}path"):
+        assert len(points_of(path.get("d"))) > 100  # traced curves, not a handful of geometric shapes
+        assert loops_of(path.get("d")) == loops_of(path.get("d"), mirror=True)
+    specks = [(float(c.get("cx")), float(c.get("cy")), c.get("r")) for c in root.findall(f"{SVG}circle")]
+    assert Counter((round(x, 2), y, r) for x, y, r in specks) == \
+        Counter((round(inkblots.WIDTH - x, 2), y, r) for x, y, r in specks)
+
+
+@pytest.mark.parametrize("number", range(1, 21))
+def test_the_ink_has_a_body_across_the_fold_and_splatter_around_it(number):
+    root = ET.fromstring(inkblot_svg(number))
+    stain = root.find(f"{SVG}path").get("d")
+    loops = stain.count("M")
+    assert loops >= 3  # the stain plus separate drops
+    xs = [x for x, _ in points_of(stain)]
+    ys = [y for _, y in points_of(stain)]
+    assert min(xs) < inkblots.WIDTH * 0.3 and max(xs) > inkblots.WIDTH * 0.7
+    assert 0 < min(ys) and max(ys) < inkblots.HEIGHT and 0 < min(xs) and max(xs) < inkblots.WIDTH
+    assert any(abs(x - inkblots.WIDTH / 2) < 0.01 for x in xs)  # the outline crosses the fold
+
+
+def test_the_card_number_must_be_an_integer():
+    with pytest.raises(TypeError):
+        inkblot_svg("7")
+    with pytest.raises(TypeError):
+        inkblot_svg(True)
+
+
+def test_the_parser_used_here_reads_absolute_and_relative_paths():
+    assert points_of("M1 2q1 1 2 0z") == [(1, 2), (2, 3), (3, 2)]
+    assert points_of("M10 10L20 10 20 20Z") == [(10, 10), (20, 10), (20, 20)]
