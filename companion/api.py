@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from flask import Blueprint, current_app, jsonify, request, url_for
 
 from games.base import HOST, RuleError
@@ -85,6 +87,12 @@ def room_view_response(room, viewer, status: int = 200):
     response.set_etag(f"v{room.version}")
     response.headers["Cache-Control"] = "private, no-cache"
     return response
+
+
+@bp.get("/clock")
+def clock():
+    """The server's time, so that every screen counts down to one deadline whatever its clock."""
+    return jsonify(now=time.time())
 
 
 @bp.post("/rooms")

@@ -15,6 +15,7 @@ from flask import (Blueprint, Response, abort, current_app, redirect, render_tem
 
 from games import GAMES
 from games.base import HOST, RuleError
+from games.inkblots import inkblot_svg
 
 from . import identity
 from .api import join_url, no_room_sentence, normal_code
@@ -153,6 +154,16 @@ def phone(code):
 @bp.get("/p/<code>/live")
 def phone_live(code):
     return _live_fragment(code, "seat", "phone_live.html")
+
+
+@bp.get("/blots/<int:number>.svg")
+def blot(number):
+    """A virtual inkblot card: the same picture for the same number, on every screen."""
+    if not 1 <= number <= 10_000:
+        abort(404)
+    response = Response(inkblot_svg(number), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 @bp.get("/rooms/<code>/qr.svg")
