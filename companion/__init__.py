@@ -8,9 +8,9 @@ from pathlib import Path
 
 from flask import Flask
 
-from . import api, pages
+from . import api, health, helper_pages, openapi, pages, scoring
 from .service import Rooms
-from .store import SQLiteStore
+from .storage import open_store
 
 PACKAGE = Path(__file__).resolve().parent
 
@@ -42,7 +42,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__, instance_path=str(instance), template_folder=_template_folder(),
                 static_folder=str(PACKAGE / "static"))
     app.config.from_mapping(
-        DATABASE=os.environ.get("COMPANION_DB") or str(instance / "companion.sqlite3"),
+        DATABASE=(os.environ.get("DATABASE_URL") or os.environ.get("COMPANION_DB")
+                  or str(instance / "companion.sqlite3")),
         POLL_MS=int(os.environ.get("COMPANION_POLL_MS", "800")),
         PUBLIC_URL=os.environ.get("COMPANION_PUBLIC_URL"),
     )
@@ -53,8 +54,13 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax")
 
-    app.extensions["rooms"] = Rooms(SQLiteStore(app.config["DATABASE"]))
+    app.extensions["rooms"] = Rooms(open_store(app.config["DATABASE"]),
+                                    idle_hours=float(os.environ.get("COMPANION_ROOM_IDLE_HOURS", "48")))
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(scoring.bp)
+    app.register_blueprint(helper_pages.bp)
+    app.register_blueprint(openapi.bp)
+    app.register_blueprint(health.bp)
     return app

@@ -33,7 +33,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="companion", description="Run the Table Companion server.")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (default 8000)")
-    parser.add_argument("--db", help="SQLite file for the rooms (default: instance/companion.sqlite3)")
+    parser.add_argument("--db", help="SQLite file or postgresql:// URL for the rooms "
+                        "(default: instance/companion.sqlite3)")
     parser.add_argument("--instance", help="folder for the database and the secret key (default ./instance)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
     parser.add_argument("--threads", type=int, default=8, help="threads per worker (default 8)")
@@ -42,7 +43,10 @@ def parse_args(argv=None) -> argparse.Namespace:
 
 def main(argv=None) -> None:
     args = parse_args(argv)
-    if args.db:
+    if args.db and args.db.startswith(("postgresql://", "postgres://")):
+        os.environ["DATABASE_URL"] = args.db
+    elif args.db:
+        os.environ.pop("DATABASE_URL", None)  # an explicit file wins over the environment's URL
         os.environ["COMPANION_DB"] = os.path.abspath(args.db)
     if args.instance:
         os.environ["COMPANION_INSTANCE"] = os.path.abspath(args.instance)

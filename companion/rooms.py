@@ -15,9 +15,7 @@ from games import GAMES
 from games.base import HOST, Player, RuleError, require
 
 NAME_LIMIT = 24
-ROOM_ACTIONS = {"create", "join", "request", "rename", "remove", "reorder", "options", "start",
-                "admit", "dismiss", "undo"}
-HOST_ACTIONS = {"rename", "remove", "reorder", "options", "start", "admit", "dismiss", "undo"}
+HOST_ACTIONS = {"rename", "remove", "reorder", "options", "start", "admit", "dismiss", "undo", "end"}
 
 
 def token_hash(token: str) -> str:
@@ -60,6 +58,7 @@ class Room:
     seed: int | None = None
     state: object = None
     moves: tuple = ()  # the game actions since the start: (actor, action, at), for undo
+    ended: bool = False
 
     @property
     def engine(self):
@@ -113,6 +112,7 @@ def apply_entry(room: Room, body: dict, at: float) -> Room:
     """The room after one log entry; raises RuleError (room unchanged) when it is not allowed."""
     kind = body.get("type")
     actor = body.get("by")
+    require(not room.ended, "The host has closed this table.")
     if kind in HOST_ACTIONS:
         require(actor == HOST, "Only the host can do that.")
     handler = _HANDLERS.get(kind)
@@ -215,10 +215,14 @@ def _undo(room, body, at):
     return replace(room, state=state, moves=room.moves[:-1])
 
 
+def _end(room, body, at):
+    return replace(room, ended=True, requests=())
+
+
 _HANDLERS = {
     "create": _create, "join": _join, "request": _request, "rename": _rename, "remove": _remove,
     "reorder": _reorder, "options": _options, "start": _start, "admit": _admit,
-    "dismiss": _dismiss, "undo": _undo,
+    "dismiss": _dismiss, "undo": _undo, "end": _end,
 }
 
 
@@ -242,6 +246,7 @@ def view(room: Room, viewer) -> dict:
         "options": room.options,
         "min_players": least,
         "max_players": most,
+        "ended": room.ended,
     }
     if room.started:
         seat_viewer = viewer if isinstance(viewer, int) or viewer == HOST else None

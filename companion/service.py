@@ -30,9 +30,11 @@ class NoSuchRoom(Exception):
 class Rooms:
     """The rooms of one store, with a per-process cache of rebuilt rooms."""
 
-    def __init__(self, store, cache_size: int = 2000, clock=time.time):
+    def __init__(self, store, cache_size: int = 2000, clock=time.time, idle_hours: float = 48):
         self.store = store
         self.clock = clock
+        self.idle_seconds = idle_hours * 3600
+        self._next_cleanup = 0.0
         self._cache: OrderedDict[str, rooms.Room] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
@@ -42,6 +44,7 @@ class Rooms:
         if game not in GAMES:
             raise RuleError("Pick one of the games on the list.")
         GAMES[game].normalize_options(options or {})
+        self.cleanup()
         token = rooms.new_token()
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -50,6 +53,14 @@ class Rooms:
         self._record(code, None, {"type": "create", "host": rooms.token_hash(token),
                                   "options": options or {}})
         return code, token
+
+    def cleanup(self, force: bool = False) -> int:
+        """Forget rooms idle longer than the configured time (checked at most every 10 minutes)."""
+        now = self.clock()
+        if not force and now < self._next_cleanup:
+            return 0
+        self._next_cleanup = now + 600
+        return self.store.delete_idle(now - self.idle_seconds)
 
     def version(self, code: str) -> int | None:
         return self.store.version(code)

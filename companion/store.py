@@ -102,6 +102,19 @@ class SQLiteStore:
         ).fetchall()
         return [Entry(seq, at, json.loads(body)) for seq, at, body in rows]
 
+    def delete_idle(self, before: float) -> int:
+        """Delete the rooms nobody has touched since ``before``; returns how many went."""
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("DELETE FROM entries WHERE room IN (SELECT code FROM rooms WHERE updated < ?)", (before,))
+            count = db.execute("DELETE FROM rooms WHERE updated < ?", (before,)).rowcount
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        return count
+
     @contextmanager
     def writing(self, code: str) -> Iterator["Writer"]:
         """Hold the write lock for one room action; commit on success, roll back on any error."""

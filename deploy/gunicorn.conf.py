@@ -1,15 +1,21 @@
 """gunicorn settings for Table Companion, as the ``companion`` command uses them.
 
 Run: ``COMPANION_INSTANCE=/var/lib/companion gunicorn -c deploy/gunicorn.conf.py companion.wsgi:app``.
+Scaled out, every server gets the same ``DATABASE_URL=postgresql://...`` and ``COMPANION_SECRET_KEY``.
+All configuration comes from the environment (see deploy/README.md).
 
 Why gthread: phones poll every 0.8 s over a table's Wi-Fi, where a slow client can hold a socket
 for a while; threads keep one slow phone from tying up a whole worker process, while each request
 itself is short (a version lookup for a 304, a cached replay for a view). Two processes use both
-cores of a small machine; SQLite serialises the writers across them with BEGIN IMMEDIATE.
+cores of a small machine; SQLite serialises the writers across them with BEGIN IMMEDIATE, PostgreSQL
+with a row lock per room. With PostgreSQL each worker keeps a pool of at most ``COMPANION_PG_POOL``
+connections (default 10): keep servers x workers x pool under the database's ``max_connections``.
 """
 
 import multiprocessing
 import os
+
+from companion.logging import config as _log_config
 
 bind = os.environ.get("COMPANION_BIND", "0.0.0.0:8000")
 worker_class = "gthread"
@@ -18,5 +24,12 @@ threads = int(os.environ.get("COMPANION_THREADS", "8"))
 timeout = 30
 graceful_timeout = 5
 keepalive = 5
-accesslog = None
+# Behind nginx, trust its X-Forwarded-* headers (nginx runs on the same host or a private network).
+forwarded_allow_ips = os.environ.get("COMPANION_FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+# Structured logs: JSON lines on stdout (journald or the container runtime collects them).
+# Access lines are off by default: 6 phones polling every 0.8 s make 7 lines a second per table.
+_access = os.environ.get("COMPANION_ACCESS_LOG", "") not in ("", "0", "false")
+accesslog = "-" if _access else None
 errorlog = "-"
+logconfig_dict = _log_config(os.environ.get("COMPANION_LOG_LEVEL", "INFO"), access=_access)

@@ -21,8 +21,10 @@ def free_port() -> int:
 class Server:
     """One ``companion`` process on 127.0.0.1, with its own instance folder."""
 
-    def __init__(self, instance: Path, port: int | None = None, workers: int = 2):
+    def __init__(self, instance: Path, port: int | None = None, workers: int = 2,
+                 env: dict[str, str] | None = None):
         self.instance = instance
+        self.env = env or {}  # e.g. {"DATABASE_URL": "postgresql://..."}
         self.port = port or free_port()
         self.workers = workers
         self.process: subprocess.Popen | None = None
@@ -34,7 +36,9 @@ class Server:
 
     def start(self) -> "Server":
         self.instance.mkdir(parents=True, exist_ok=True)
-        env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith("COMPANION_") and k != "DATABASE_URL"}
+        env.update(self.env)
         with open(self.log, "ab") as log:
             self.process = self._spawn(log, env)
         deadline = time.monotonic() + 20

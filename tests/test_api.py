@@ -200,3 +200,22 @@ def test_names_are_shown_as_text_not_markup(client, table):
     page = client.get(f"/host/{t.code}/key/{t.host_token}", follow_redirects=True)
     assert b"<script>x()</script>" not in page.data
     assert b"&lt;script&gt;x()&lt;/script&gt;" in page.data
+
+
+def test_the_host_can_close_the_table_and_then_nothing_more_is_recorded(table):
+    t = table()
+    t.act("host", "end")
+    assert t.view()["ended"] is True
+    refused = t.act("Ann", "claim", expect=400, position=1)
+    assert "closed" in refused["error"]
+
+
+def test_rooms_idle_longer_than_the_configured_time_are_cleaned_up(app, table):
+    t = table()
+    rooms = app.extensions["rooms"]
+    assert rooms.cleanup(force=True) == 0
+    real_clock = rooms.clock
+    rooms.clock = lambda: real_clock() + rooms.idle_seconds + 60
+    assert rooms.cleanup(force=True) == 1
+    rooms.clock = real_clock
+    assert t.client.get(f"/api/v1/rooms/{t.code}").status_code == 404

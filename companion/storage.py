@@ -1,0 +1,23 @@
+"""Pick the room store from one setting: a file path means SQLite, a ``postgresql://`` URL PostgreSQL."""
+
+from __future__ import annotations
+
+
+def is_postgres_url(target: str) -> bool:
+    """True for a ``postgresql://`` (or ``postgres://``) connection URL."""
+    return target.startswith(("postgresql://", "postgres://"))
+
+
+def open_store(target: str):
+    """The store for ``target``: ``PostgresStore`` for a PostgreSQL URL, else ``SQLiteStore``."""
+    if is_postgres_url(target):
+        try:
+            from .store_pg import PostgresStore
+        except ImportError as missing:  # pragma: no cover - depends on the install
+            raise RuntimeError(
+                "A postgresql:// database needs psycopg: pip install 'table-companion[postgres]'"
+            ) from missing
+        return PostgresStore(target)
+    from .store import SQLiteStore
+
+    return SQLiteStore(target)

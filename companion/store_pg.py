@@ -1,0 +1,210 @@
+"""The rooms' append-only action logs, in PostgreSQL: the same interface and guarantees as ``store.py``.
+
+Several app servers share one database. A writer opens a transaction and locks the room's row with
+``SELECT ... FOR UPDATE`` before it reads the version it will extend, so writers of one room are
+serialised across every thread, process and server (writers of different rooms do not wait for each
+other), and the primary key ``(room, seq)`` refuses a doubled entry whatever happens. Commits use
+``synchronous_commit = on``: an acknowledged action is on disk before the answer leaves.
+
+The schema is created on first start and upgraded in place: ``schema_version`` holds the number of
+the last step of ``MIGRATIONS`` applied, and the steps run under an advisory lock so that servers
+starting together apply each step once.
+
+Connections come from a small pool per process (made lazily, and again after a fork, so gunicorn's
+``--preload`` is safe). While a thread holds a room's write lock, every read it makes through the
+store uses the same connection and transaction, as with SQLite's per-thread connection.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from contextlib import contextmanager
+from typing import Iterator
+
+import psycopg
+from psycopg.types.json import Json
+from psycopg_pool import ConnectionPool
+
+from .store import Entry
+
+# Step n brings the schema from version n-1 to n. Never edit a step that has shipped: append one.
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE rooms (
+        code text PRIMARY KEY,
+        game text NOT NULL,
+        version integer NOT NULL DEFAULT 0,
+        created double precision NOT NULL,
+        updated double precision NOT NULL
+    );
+    CREATE TABLE entries (
+        room text NOT NULL REFERENCES rooms(code) ON DELETE CASCADE,
+        seq integer NOT NULL,
+        at double precision NOT NULL,
+        body json NOT NULL,
+        PRIMARY KEY (room, seq)
+    );
+    CREATE INDEX rooms_updated ON rooms (updated);
+    """,
+]
+
+# Any constant shared by every server: pg_advisory_xact_lock's key for schema upgrades.
+_SCHEMA_LOCK = 0x7ab1e_c0
+
+
+def migrate(conn: psycopg.Connection) -> int:
+    """Apply the steps of ``MIGRATIONS`` not yet applied; returns the schema version now."""
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)")
+        row = conn.execute("SELECT version FROM schema_version").fetchone()
+        current = row[0] if row else 0
+        if row is None:
+            conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+        for number, step in enumerate(MIGRATIONS[current:], start=current + 1):
+            conn.execute(step)
+            conn.execute("UPDATE schema_version SET version = %s", (number,))
+        return max(current, len(MIGRATIONS))
+
+
+def _configure(conn: psycopg.Connection) -> None:
+    # Durable commits even if the server's default was lowered; wait for a busy room at most 30 s,
+    # like SQLite's busy_timeout, then fail the request rather than hang it.
+    conn.execute("SET synchronous_commit = on")
+    conn.execute("SET lock_timeout = '30s'")
+    conn.execute("SET application_name = 'table-companion'")
+
+
+class PostgresStore:
+    """Room logs in one PostgreSQL database, shared by every worker of every app server."""
+
+    def __init__(self, url: str, pool_size: int | None = None):
+        self.url = url
+        self.pool_size = pool_size or int(os.environ.get("COMPANION_PG_POOL", "10"))
+        self._local = threading.local()
+        self._pool: ConnectionPool | None = None
+        self._pool_pid: int | None = None
+        self._pool_lock = threading.Lock()
+        with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
+            self.schema_version = migrate(conn)
+
+    # -- connections ---------------------------------------------------------------------------
+
+    def _get_pool(self) -> ConnectionPool:
+        pid = os.getpid()
+        if self._pool is None or self._pool_pid != pid:
+            with self._pool_lock:
+                if self._pool is None or self._pool_pid != pid:
+                    # A pool inherited through fork() belongs to the parent: leave it alone.
+                    self._pool = ConnectionPool(
+                        self.url, min_size=1, max_size=self.pool_size, open=True, timeout=30,
+                        kwargs={"autocommit": True, "connect_timeout": 10},
+                        configure=_configure, check=ConnectionPool.check_connection,
+                        name=f"companion-{pid}",
+                    )
+                    self._pool_pid = pid
+                    self._local = threading.local()
+        return self._pool
+
+    @contextmanager
+    def _conn(self) -> Iterator[psycopg.Connection]:
+        """The thread's transaction connection while it writes, else one from the pool."""
+        held = getattr(self._local, "conn", None)
+        if held is not None and self._pool_pid == os.getpid():
+            yield held
+            return
+        with self._get_pool().connection() as conn:
+            yield conn
+
+    def close(self) -> None:
+        """Close this process's pool (a later call opens a new one)."""
+        with self._pool_lock:
+            if self._pool is not None and self._pool_pid == os.getpid():
+                self._pool.close()
+            self._pool = None
+
+    # -- the store interface -------------------------------------------------------------------
+
+    def create_room(self, code: str, game: str) -> bool:
+        """Create an empty room; False when the code is already taken."""
+        now = time.time()
+        with self._conn() as conn:
+            cur = conn.execute(
+                "INSERT INTO rooms (code, game, version, created, updated) VALUES (%s, %s, 0, %s, %s)"
+                " ON CONFLICT (code) DO NOTHING",
+                (code, game, now, now),
+            )
+            return cur.rowcount == 1
+
+    def room(self, code: str) -> tuple[str, int] | None:
+        """The room's game and version, or None when there is no such room."""
+        with self._conn() as conn:
+            row = conn.execute("SELECT game, version FROM rooms WHERE code = %s", (code,)).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def version(self, code: str) -> int | None:
+        """The room's current version (None for an unknown room): the cheap read behind 304s."""
+        with self._conn() as conn:
+            row = conn.execute("SELECT version FROM rooms WHERE code = %s", (code,)).fetchone()
+        return row[0] if row else None
+
+    def entries(self, code: str, after: int = 0) -> list[Entry]:
+        """The room's entries numbered after ``after``, in order."""
+        with self._conn() as conn:
+            rows = conn.execute(
+                "SELECT seq, at, body FROM entries WHERE room = %s AND seq > %s ORDER BY seq",
+                (code, after),
+            ).fetchall()
+        return [Entry(seq, at, body) for seq, at, body in rows]
+
+    def delete_idle(self, before: float) -> int:
+        """Delete the rooms nobody has touched since ``before`` (entries go by cascade)."""
+        with self._conn() as conn:
+            return conn.execute("DELETE FROM rooms WHERE updated < %s", (before,)).rowcount
+
+    def ping(self) -> None:
+        """Raise unless the database answers (the readiness probe)."""
+        with self._conn() as conn:
+            conn.execute("SELECT 1").fetchone()
+
+    @contextmanager
+    def writing(self, code: str) -> Iterator["Writer"]:
+        """Hold the write lock for one room action; commit on success, roll back on any error."""
+        if getattr(self._local, "conn", None) is not None:
+            raise RuntimeError("writing() does not nest")
+        with self._get_pool().connection() as conn:
+            # conn.transaction() commits when the block ends normally and rolls back on any error.
+            with conn.transaction():
+                row = conn.execute(
+                    "SELECT version FROM rooms WHERE code = %s FOR UPDATE", (code,)
+                ).fetchone()
+                self._local.conn = conn
+                try:
+                    yield Writer(conn, code, row[0] if row else None)
+                finally:
+                    self._local.conn = None
+
+
+class Writer:
+    """What may be done while holding the write lock: read the version, append one entry."""
+
+    def __init__(self, conn: psycopg.Connection, code: str, version: int | None):
+        self._conn = conn
+        self.code = code
+        self._version = version
+
+    def version(self) -> int | None:
+        return self._version
+
+    def append(self, seq: int, at: float, body: dict) -> None:
+        """Record entry number ``seq``; the primary key refuses a second entry with one number."""
+        self._conn.execute(
+            "INSERT INTO entries (room, seq, at, body) VALUES (%s, %s, %s, %s)",
+            (self.code, seq, at, Json(body)),
+        )
+        self._conn.execute(
+            "UPDATE rooms SET version = %s, updated = %s WHERE code = %s", (seq, at, self.code)
+        )
+        self._version = seq

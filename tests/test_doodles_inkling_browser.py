@@ -1,0 +1,160 @@
+"""Doodles and Inkling in a real browser: Debian's chromium, headless, against the real server.
+
+A host screen (1280x800) and three phones (390x844), each in its own browser context. Set
+SCREENSHOTS=dir to keep a picture of every phase.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.test_browser import CHROMIUM, HOST, PHONE, Shots, browser, server  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.browser
+NAMES = ("Ann", "Ben", "Cat")
+
+
+def open_table(browser, server, title, shot, prefix):  # noqa: F811
+    host = browser.new_context(**HOST).new_page()
+    host.goto(server.url + "/")
+    host.get_by_role("button", name=f"Open a {title} table").click()
+    host.wait_for_selector(".qr-box img")
+    code = host.inner_text(".qr-box .code").strip()
+    phones = {}
+    for name in NAMES:
+        phone = browser.new_context(**PHONE).new_page()
+        phone.goto(f"{server.url}/j/{code}")
+        phone.fill("#name", name)
+        phone.get_by_role("button", name="Join").click()
+        phone.wait_for_selector("text=You're in!")
+        phones[name] = phone
+    host.wait_for_selector(".seats li >> text=Cat")
+    return host, phones
+
+
+def test_a_host_and_three_phones_play_a_doodles_round_to_the_reveal(server, browser):  # noqa: F811
+    shot = Shots()
+    host, phones = open_table(browser, server, "Doodles", shot, "doodles")
+    host.select_option("#d-timer", "10")
+    host.wait_for_function("document.querySelector('#d-timer').value === '10'")
+    host.wait_for_timeout(300)
+    shot(host, "doodles-host-1-lobby")
+    host.get_by_role("button", name="Start the game").click()
+    host.wait_for_selector(".dd-card")
+    shot(host, "doodles-host-2-subject")
+    words = [w.inner_text().split("\n")[-1].strip() for w in host.locator(".dd-word").all()]
+    secrets = {}
+    for name, phone in phones.items():
+        phone.wait_for_selector(".dd-secret")
+        number = int(phone.inner_text(".dd-secret-num"))
+        word = phone.inner_text(".dd-secret-word").strip()
+        assert word == words[number - 1]
+        secrets[name] = number
+    shot(phones["Ann"], "doodles-phone-1-secret")
+    # The host screen never shows a player's number.
+    assert "dd-secret" not in host.content()
+
+    host.get_by_role("button", name="Start the hourglass").click()
+    host.wait_for_selector("[data-hourglass][data-phase=doodle]")
+    phones["Ben"].wait_for_selector("[data-hourglass][data-phase=doodle]")
+    host.wait_for_timeout(1500)
+    counts = [int(p.inner_text("[data-countdown]")) for p in (host, phones["Ben"])]
+    assert 6 <= counts[0] <= 9 and abs(counts[0] - counts[1]) <= 1  # one deadline for every screen
+    shot(host, "doodles-host-3-hourglass")
+    shot(phones["Ben"], "doodles-phone-2-hourglass")
+    # At zero the host calls pencils down by itself; every screen says so.
+    host.wait_for_selector("text=Vote on your phones", timeout=15000)
+    for phone in phones.values():
+        phone.wait_for_selector(".dd-ballot")
+        assert "Pencils down!" in phone.inner_text("[data-hourglass]")
+    shot(host, "doodles-host-4-voting")
+
+    for voter, phone in phones.items():
+        for artist in NAMES:
+            if artist == voter:
+                continue
+            row = phone.locator(".dd-ballot-row", has_text=artist)
+            row.get_by_role("button", name=f"{artist}: {secrets[artist]}").click()
+            if (voter, artist) != ("Cat", "Ben"):  # the last vote of all starts the reveal
+                phone.wait_for_selector(f".dd-ballot-row:has-text('{artist}') button.chosen")
+        if voter == "Ann":
+            shot(phone, "doodles-phone-3-voted")
+            assert voter not in [r.inner_text() for r in phone.locator(".dd-ballot-name").all()]
+    host.wait_for_selector("text=The reveal")
+    for artist in NAMES:
+        host.get_by_role("button", name=f"Reveal {artist}'s word").click()
+        host.wait_for_selector(f".dd-artist:not(.pending):has-text('{artist} drew')")
+        if artist == "Ann":
+            shot(host, "doodles-host-5-reveal-one")
+    host.wait_for_selector("text=Next round")
+    shot(host, "doodles-host-6-round-scores")
+    text = host.inner_text(".dd-reveal")
+    assert text.count("+1") >= 6  # every vote right: +1 for each voter, and the artists score
+    phones["Cat"].wait_for_selector(".points:has-text('+4')")  # two right votes, two players found Cat's
+    shot(phones["Cat"], "doodles-phone-4-reveal")
+
+
+def test_a_host_and_three_phones_play_inkling_rounds_of_guessing(server, browser):  # noqa: F811
+    shot = Shots()
+    host, phones = open_table(browser, server, "Inkling", shot, "inkling")
+    host.select_option("#i-ink", "virtual")
+    host.wait_for_timeout(500)
+    host.wait_for_function("document.querySelector('#i-ink').value === 'virtual'")
+    shot(host, "inkling-host-1-lobby")
+    host.get_by_role("button", name="Start the game").click()
+    host.wait_for_selector("text=Lay out your ink cards")
+    cards = {}
+    for name, phone in phones.items():
+        phone.wait_for_selector(".ik-card .clue")
+        cards[name] = [c.inner_text().split(" ", 1)[1].strip() for c in phone.locator(".ik-card .clue").all()]
+        assert len(cards[name]) == 6
+        assert phone.locator(".ik-hand .ink").count() == 8
+    phones["Ann"].locator(".ik-hand .ink").nth(0).click()
+    phones["Ann"].locator(".ik-hand .ink").nth(1).click()
+    host.wait_for_function("document.querySelectorAll('.ik-layout .ink').length === 2")
+    shot(phones["Ann"], "inkling-phone-1-arrange")
+    for phone in phones.values():
+        phone.get_by_role("button", name="Done arranging").click()
+    host.wait_for_selector("text=Guess your neighbours' words")
+    shot(host, "inkling-host-2-guess")
+    # The host never shows a clue word.
+    host_text = host.inner_text("#live")
+    assert not any(w in host_text.split() for name in NAMES for w in cards[name])
+
+    ann = phones["Ann"]
+    ann.wait_for_selector("form[data-guess]")
+    left = ann.locator(".ik-col").nth(0)
+    assert "Ben" in left.inner_text() and "0 of 7 used" in left.inner_text()
+    left.locator("input").fill(cards["Ben"][0])
+    left.get_by_role("button", name="Add").click()
+    ann.wait_for_selector("text=1 of 7 used")
+    left = ann.locator(".ik-col").nth(0)
+    left.locator("input").fill("zzzq")
+    left.get_by_role("button", name="Add").click()
+    ann.wait_for_selector("text=2 of 7 used")
+    shot(ann, "inkling-phone-2-guesses")
+    for phone in phones.values():
+        phone.get_by_role("button", name="Done guessing").click()
+    host.wait_for_selector("text=Put back and draw ink cards")
+    ann.wait_for_selector("text=Put back up to two ink cards")
+    hand = ann.locator(".ik-hand .ink")
+    hand.nth(0).click(), hand.nth(1).click(), hand.nth(2).click()
+    ann.wait_for_selector("#toast.show")
+    assert "at most 2" in ann.inner_text("#toast")
+    shot(ann, "inkling-phone-3-put-back")
+    ann.get_by_role("button", name="Put back the chosen cards").click()
+    ann.wait_for_selector("text=You put back 2 cards")
+    for name in ("Ben", "Cat"):
+        phones[name].get_by_role("button", name="Keep all my cards").click()
+    host.wait_for_selector("text=Round 2 of 3")
+    ann.wait_for_selector(".ik-hand .ink >> nth=10")
+    assert ann.locator(".ik-hand .ink").count() == 11
+    shot(host, "inkling-host-3-round-2")
+    # Round 2: the guesses of round 1 are locked.
+    for phone in phones.values():
+        phone.get_by_role("button", name="Done arranging").click()
+    ann.wait_for_selector("form[data-guess]")
+    assert ann.locator(".ik-lines li.locked").count() == 2
+    shot(ann, "inkling-phone-4-locked")

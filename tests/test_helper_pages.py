@@ -1,0 +1,682 @@
+"""The score-only helper of issue 6, driven through its pages with the Flask test client.
+
+The pages are plain HTML forms: these tests post exactly the fields a tap on each big button
+sends (players by their index in seating order, positions by number), as a browser would.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import re
+
+import pytest
+
+from companion import sheets as sheetlib
+
+FOUR = ["Ann", "Ben", "Cat", "Dan"]
+FIVE = ["Ann", "Ben", "Cat", "Dan", "Eve"]
+
+
+def error_on(page: str) -> str | None:
+    found = re.search(r'class="error" role="alert">(.*?)</p>', page, re.S)
+    return html.unescape(found.group(1)).strip() if found else None
+
+
+class Helper:
+    """One tablet using the helper: it keeps its cookies, like the host tablet."""
+
+    def __init__(self, client):
+        self.client = client
+        self.code = None
+        self.players: list[str] = []
+
+    def start(self, game="dixit", players=FOUR, expect=303, **fields):
+        names = list(players) + [""] * (8 - len(players))
+        response = self.client.post(f"/score/new/{game}", data={"name": names, **fields})
+        assert response.status_code == expect, error_on(response.get_data(as_text=True))
+        if expect == 303:
+            self.code = response.headers["Location"].rsplit("/", 1)[1]
+            self.players = list(players)
+        return response
+
+    @property
+    def url(self):
+        return f"/score/{self.code}"
+
+    def page(self, path="") -> str:
+        response = self.client.get(self.url + path)
+        assert response.status_code == 200
+        return response.get_data(as_text=True)
+
+    def version(self) -> int:
+        return int(re.search(r'name="version" value="(\d+)"', self.page()).group(1))
+
+    def dixit_fields(self, storyteller, cards, votes) -> dict:
+        index = {name: i for i, name in enumerate(self.players)}
+        data = {"storyteller": str(index[storyteller])}
+        for name, where in cards.items():
+            data[f"card{index[name]}"] = [str(k) for k in where] if isinstance(where, list) else str(where)
+        for name, k in votes.items():
+            data[f"vote{index[name]}"] = str(k)
+        return data
+
+    def dixit(self, storyteller, cards, votes, expect=303, version=None, path="/rounds"):
+        data = self.dixit_fields(storyteller, cards, votes)
+        data["version"] = str(self.version() if version is None else version)
+        response = self.client.post(self.url + path, data=data)
+        assert response.status_code == expect, error_on(response.get_data(as_text=True))
+        return response
+
+    def export(self) -> dict:
+        response = self.client.get(self.url + "/export.json")
+        assert response.status_code == 200 and response.mimetype == "application/json"
+        return response.get_json()
+
+    def totals(self) -> dict:
+        return self.export()["totals"]
+
+
+@pytest.fixture
+def helper(client):
+    return Helper(client)
+
+
+def usual_cards(players, storyteller):
+    """The storyteller's card at 1, the others' after it in seating order."""
+    others = [p for p in players if p != storyteller]
+    return {storyteller: 1, **{p: i + 2 for i, p in enumerate(others)}}
+
+
+# --- starting a sheet --------------------------------------------------------------------------
+
+
+def test_the_home_page_offers_score_only_for_dixit(client):
+    page = client.get("/").get_data(as_text=True)
+    assert 'href="/score/new/dixit"' in page and "Score only" in page
+
+
+def test_a_sheet_starts_from_the_players_in_seating_order(helper):
+    helper.start(players=FIVE)
+    assert sheetlib.CODE_PATTERN.match(helper.code)
+    data = helper.export()
+    assert data["players"] == FIVE and data["rounds"] == [] and data["over"] is False
+    assert data["options"] == {"end_at_30": False, "bonus": "always", "bonus_cap": None}
+    page = helper.page()
+    assert "Round 1" in page and "of 11" in page  # 11 rounds with 5 players
+
+
+def test_the_editing_cookie_is_httponly_and_samesite(helper):
+    response = helper.start()
+    cookie = [h for h in response.headers.getlist("Set-Cookie") if h.startswith(f"tcs_{helper.code}=")][0]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+@pytest.mark.parametrize("players, sentence", [
+    (["Ann", "Ben"], "Dixit takes 3 to 8 players; 2 are listed."),
+    (["Ann", "Ben", "ann"], "Two players are called ann: tell them apart."),
+    (["Ann", "Ben", "X" * 30], "Names can be at most 24 characters long."),
+])
+def test_a_setup_that_cannot_be_played_is_refused_with_a_sentence(helper, app, players, sentence):
+    response = helper.start(players=players, expect=400)
+    assert error_on(response.get_data(as_text=True)) == sentence
+    assert "tcs_" not in response.headers.get("Set-Cookie", "")
+
+
+def test_options_come_from_the_setup_form(helper):
+    helper.start(bonus="found_by_some", bonus_cap="3", end_at_30="on")
+    assert helper.export()["options"] == {"end_at_30": True, "bonus": "found_by_some", "bonus_cap": 3}
+
+
+# --- rounds -------------------------------------------------------------------------------------
+
+
+def test_a_round_entered_by_taps_is_scored_by_the_rules(helper):
+    helper.start(players=FIVE)
+    helper.dixit("Ann", usual_cards(FIVE, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 2, "Eve": 2})
+    assert helper.totals() == {"Ann": 3, "Ben": 5, "Cat": 3, "Dan": 0, "Eve": 0}
+    page = helper.page()
+    assert "Ben and Cat found Ann&#39;s card." in page
+    assert "Round 2" in page
+
+
+def test_the_storyteller_is_preselected_by_rotation(helper):
+    helper.start()
+    assert 'name="storyteller" value="0" checked' in helper.page()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 1})
+    assert 'name="storyteller" value="1" checked' in helper.page()
+    # The table may pick someone else; the rotation goes on from whoever told the story.
+    helper.dixit("Dan", usual_cards(FOUR, "Dan"), {"Ann": 1, "Ben": 1, "Cat": 1})
+    assert 'name="storyteller" value="0" checked' in helper.page()
+
+
+def test_the_storytellers_own_vote_is_ignored_as_the_form_hides_it(helper):
+    helper.start()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ann": 3, "Ben": 1, "Cat": 1, "Dan": 1})
+    assert helper.export()["rounds"][0]["entered"]["votes"] == {"Ben": 1, "Cat": 1, "Dan": 1}
+
+
+@pytest.mark.parametrize("cards, votes, sentence", [
+    ({"Ann": 1, "Ben": 2, "Cat": 3, "Dan": 4}, {"Ann": 2, "Cat": 3, "Dan": 2},
+     "Cat can't vote for their own card."),
+    ({"Ann": 1, "Ben": 2, "Cat": 2, "Dan": 4}, {"Ann": 2, "Cat": 1, "Dan": 1},
+     "Two cards can't lie at position 2."),
+    ({"Ann": 1, "Ben": 2, "Cat": 3, "Dan": 4}, {"Ann": 2, "Cat": 2}, "Dan has not voted."),
+    ({"Ann": 1, "Ben": 2, "Cat": 3}, {"Ann": 2, "Cat": 2, "Dan": 2}, "Dan has no card position."),
+])
+def test_a_round_that_cannot_have_happened_is_refused_with_a_sentence_and_nothing_recorded(
+        helper, cards, votes, sentence):
+    helper.start()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 1})
+    before = helper.export()
+    response = helper.dixit("Ben", cards, votes, expect=400)
+    page = response.get_data(as_text=True)
+    assert error_on(page) == sentence
+    # The same sentence as the scoring API gives for the same round.
+    api = helper.client.post("/api/v1/score/dixit", json={
+        "players": FOUR, "storyteller": "Ben", "cards": cards, "votes": votes})
+    assert api.status_code == 400 and api.get_json()["error"] == sentence
+    assert helper.export() == before
+    # The taps made are kept, so the table corrects one button instead of entering it all again.
+    assert 'name="storyteller" value="1" checked' in page
+    assert 'name="card0" value="1" aria-label="Ann\'s card at 1" checked' in page
+
+
+def test_a_missing_storyteller_is_a_sentence_too(helper):
+    helper.start()
+    data = helper.dixit_fields("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 1})
+    del data["storyteller"]
+    response = helper.client.post(helper.url + "/rounds", data=data)
+    assert response.status_code == 400
+    assert error_on(response.get_data(as_text=True)) == "Choose the storyteller."
+
+
+def test_tampered_fields_get_a_sentence_not_a_server_error(helper):
+    helper.start()
+    for data in ({"storyteller": "9"}, {"storyteller": "x"}, {"storyteller": "0", "card1": "two"},
+                 {"storyteller": "0", "vote2": "-1"}):
+        response = helper.client.post(helper.url + "/rounds", data=data)
+        assert response.status_code == 400 and error_on(response.get_data(as_text=True))
+    assert helper.export()["rounds"] == []
+
+
+def test_a_double_tap_records_the_round_once(helper):
+    helper.start()
+    version = helper.version()
+    round_ = ("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 1})
+    helper.dixit(*round_, version=version)
+    response = helper.dixit(*round_, version=version, expect=409)
+    assert "The sheet changed just before your tap" in response.get_data(as_text=True)
+    assert len(helper.export()["rounds"]) == 1
+
+
+def test_three_players_enter_both_of_their_cards(helper):
+    helper.start(players=["Ann", "Ben", "Cat"])
+    page = helper.page()
+    assert 'type="checkbox" name="card1" value="5"' in page
+    helper.dixit("Ann", {"Ann": 1, "Ben": [2, 3], "Cat": [4, 5]}, {"Ben": 1, "Cat": 3})
+    assert helper.totals() == {"Ann": 3, "Ben": 4, "Cat": 0}
+    response = helper.dixit("Ben", {"Ann": [1, 2], "Ben": 3, "Cat": [4]}, {"Ann": 3, "Cat": 3}, expect=400)
+    assert error_on(response.get_data(as_text=True)) == "With three players, Cat lays two cards."
+
+
+# --- a whole game, the end, and who may change the sheet ------------------------------------------
+
+
+def test_a_whole_game_of_dixit_ends_after_its_last_round_with_the_winner(helper):
+    helper.start()  # 4 players: 15 rounds
+    expected = {name: 0 for name in FOUR}
+    for number in range(15):
+        teller = FOUR[number % 4]
+        others = [p for p in FOUR if p != teller]
+        # The first guesser finds the card; the others vote for the first guesser's card.
+        votes = {others[0]: 1, others[1]: 2, others[2]: 2}
+        helper.dixit(teller, usual_cards(FOUR, teller), votes)
+        expected[teller] += 3
+        expected[others[0]] += 3 + 2
+    data = helper.export()
+    assert data["totals"] == expected and data["over"] is True
+    best = max(expected.values())
+    assert data["winners"] == [n for n in FOUR if expected[n] == best]
+    page = helper.page()
+    assert "Game over after round 15" in page and 'class="round-form' not in page
+    response = helper.client.post(helper.url + "/rounds", data={
+        "version": str(helper.version()), **helper.dixit_fields("Ann", usual_cards(FOUR, "Ann"),
+                                                               {"Ben": 1, "Cat": 1, "Dan": 1})})
+    assert response.status_code == 400
+    assert error_on(response.get_data(as_text=True)).startswith("The game is over:")
+    assert len(helper.export()["rounds"]) == 15
+
+
+def test_the_game_ends_at_30_points_when_the_table_chose_so(helper):
+    helper.start(end_at_30="on")
+    votes = {"Ann": {"Ben": 1, "Cat": 2, "Dan": 2}}  # Ann +3, Ben +3+2 each time Ann tells
+    for number in range(6):
+        helper.dixit("Ann", usual_cards(FOUR, "Ann"), votes["Ann"])
+    assert helper.totals()["Ben"] == 30 and helper.export()["over"] is True
+    assert helper.export()["winners"] == ["Ben"]
+
+
+def test_a_stranger_can_watch_but_not_change_the_sheet(helper, app):
+    helper.start()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 1})
+    stranger = app.test_client()
+    page = stranger.get(helper.url).get_data(as_text=True)
+    assert "You are watching this score sheet" in page and 'class="round-form' not in page
+    assert "Undo" not in page and "/key/" not in page
+    data = {"version": str(helper.version()),
+            **helper.dixit_fields("Ben", usual_cards(FOUR, "Ben"), {"Ann": 1, "Cat": 1, "Dan": 1})}
+    for path in ("/rounds", "/rounds/1", "/undo"):
+        response = stranger.post(helper.url + path, data=data)
+        assert response.status_code == 403
+        assert error_on(response.get_data(as_text=True)).startswith("Only the tablet that started this sheet")
+    assert stranger.get(helper.url + "/rounds/1").status_code == 403
+    stranger.set_cookie(f"tcs_{helper.code}", "a guess")
+    assert stranger.post(helper.url + "/undo", data=data).status_code == 403
+    assert len(helper.export()["rounds"]) == 1
+
+
+def test_the_editing_link_opens_the_sheet_for_editing_on_another_screen(helper, app):
+    helper.start()
+    link = re.search(r'<p class="url">([^<]+)</p>', helper.page()).group(1)
+    other = app.test_client()
+    path = link.split("localhost", 1)[1]
+    assert other.get(path).status_code == 303
+    second = Helper(other)
+    second.code, second.players = helper.code, FOUR
+    second.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 1})
+    assert len(helper.export()["rounds"]) == 1
+    wrong = path.rsplit("/", 1)[0] + "/not-the-token"
+    assert app.test_client().get(wrong).status_code == 403
+
+
+def test_the_sheet_resumes_from_the_start_page_when_the_tablet_comes_back(helper, app):
+    helper.start()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 1})
+    page = helper.client.get("/score").get_data(as_text=True)
+    assert f'href="/score/{helper.code}"' in page and "after round 1" in page
+    assert f'href="/score/{helper.code}"' not in app.test_client().get("/score").get_data(as_text=True)
+
+
+def test_sheet_codes_and_room_codes_never_meet(helper, client):
+    helper.start()
+    assert client.get(f"/j/{helper.code}").status_code == 404
+    assert client.get(f"/api/v1/rooms/{helper.code}").status_code == 404
+    room = client.post("/api/v1/rooms", json={"game": "dixit"}).get_json()["code"]
+    assert client.get(f"/score/{room}").status_code == 404
+    assert client.get(f"/score/{room.lower()}").status_code == 404
+    assert client.get("/score/zzzzzz").status_code == 404
+
+
+# --- corrections, undo, export ------------------------------------------------------------------
+
+
+def test_correcting_a_past_round_recomputes_every_later_total(helper):
+    helper.start()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 1})  # everyone found
+    # Ben tells: his card at 1, then Ann's at 2; Ann finds it, Cat and Dan vote for Ann's card.
+    helper.dixit("Ben", usual_cards(FOUR, "Ben"), {"Ann": 1, "Cat": 2, "Dan": 2})
+    assert helper.totals() == {"Ann": 0 + 5, "Ben": 2 + 3, "Cat": 2, "Dan": 2}
+    page = helper.page("/rounds/1")
+    assert "Correct round 1" in page and 'name="vote3" value="1" aria-label="Dan voted 1" checked' in page
+    # Round 1 really went: Dan voted for Cat's card.
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 3}, path="/rounds/1")
+    data = helper.export()
+    assert data["rounds"][0]["points"] == {"Ann": 3, "Ben": 3, "Cat": 3 + 1, "Dan": 0}
+    assert data["rounds"][0]["corrected"] is True and data["rounds"][1]["corrected"] is False
+    assert data["rounds"][1]["totals"] == {"Ann": 3 + 5, "Ben": 3 + 3, "Cat": 4, "Dan": 0}
+    assert data["totals"] == data["rounds"][1]["totals"]
+
+
+def test_a_correction_that_cannot_have_happened_is_refused_and_nothing_changes(helper):
+    helper.start()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 1})
+    before = helper.export()
+    response = helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 2, "Cat": 1, "Dan": 1},
+                            path="/rounds/1", expect=400)
+    assert error_on(response.get_data(as_text=True)) == "Ben can't vote for their own card."
+    assert helper.export() == before
+
+
+def test_a_correction_that_would_end_the_game_before_a_later_round_is_refused(helper):
+    helper.start(end_at_30="on")
+    ben_scores_5 = ("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 2, "Dan": 2})
+    helper.dixit("Ben", usual_cards(FOUR, "Ben"), {"Ann": 1, "Cat": 1, "Dan": 1})  # Ben 0
+    for number in range(5):
+        helper.dixit(*ben_scores_5)  # Ben 25 after round 6
+    helper.dixit("Cat", usual_cards(FOUR, "Cat"), {"Ann": 1, "Ben": 1, "Dan": 1})  # Ben 27
+    assert not helper.export()["over"]
+    # Had Ben scored 5 in round 1 too, he would have reached 30 in round 6: no round 7.
+    response = helper.dixit(*ben_scores_5, path="/rounds/1", expect=400)
+    assert error_on(response.get_data(as_text=True)) == (
+        "That change can't be saved: the game would end after round 6, so round 7 could not have been played.")
+    assert len(helper.export()["rounds"]) == 7 and helper.totals()["Ben"] == 27
+
+
+def test_a_correction_can_be_checked_against_the_scoring_api(helper, client):
+    helper.start()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 3})
+    entered = helper.export()["rounds"][0]
+    api = client.post("/api/v1/score/dixit", json={"players": FOUR, **entered["entered"]}).get_json()
+    assert api == entered["scored"]
+
+
+def test_undo_takes_back_the_last_round_then_the_one_before(helper):
+    helper.start()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 1})
+    helper.dixit("Ben", usual_cards(FOUR, "Ben"), {"Ann": 1, "Cat": 1, "Dan": 1})
+    assert "Undo round 2" in helper.page()
+    assert helper.client.post(helper.url + "/undo", data={"version": str(helper.version())}).status_code == 303
+    assert len(helper.export()["rounds"]) == 1
+    assert 'name="storyteller" value="1" checked' in helper.page()  # Ben's turn again
+    helper.client.post(helper.url + "/undo", data={"version": str(helper.version())})
+    assert helper.export()["rounds"] == []
+    response = helper.client.post(helper.url + "/undo", data={"version": str(helper.version())})
+    assert response.status_code == 400
+    assert error_on(response.get_data(as_text=True)) == "There is nothing to undo."
+
+
+def test_undo_takes_back_a_correction(helper):
+    helper.start()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 1})
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 3}, path="/rounds/1")
+    assert "Undo the correction of round 1" in helper.page()
+    helper.client.post(helper.url + "/undo", data={"version": str(helper.version())})
+    assert helper.totals() == {"Ann": 0, "Ben": 2, "Cat": 2, "Dan": 2}
+
+
+def test_a_double_tap_on_undo_undoes_once(helper):
+    helper.start()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 1})
+    helper.dixit("Ben", usual_cards(FOUR, "Ben"), {"Ann": 1, "Cat": 1, "Dan": 1})
+    version = helper.version()
+    helper.client.post(helper.url + "/undo", data={"version": str(version)})
+    assert helper.client.post(helper.url + "/undo", data={"version": str(version)}).status_code == 409
+    assert len(helper.export()["rounds"]) == 1
+
+
+def test_undo_after_the_end_reopens_the_game(helper):
+    helper.start(end_at_30="on")
+    for number in range(6):
+        helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 2, "Dan": 2})
+    assert helper.export()["over"]
+    helper.client.post(helper.url + "/undo", data={"version": str(helper.version())})
+    assert not helper.export()["over"] and 'class="round-form' in helper.page()
+
+
+def test_export_as_csv_has_a_row_per_round_and_the_totals(helper):
+    helper.start()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 3})
+    helper.dixit("Ben", usual_cards(FOUR, "Ben"), {"Ann": 1, "Cat": 1, "Dan": 1})
+    response = helper.client.get(helper.url + "/export.csv")
+    assert response.mimetype == "text/csv"
+    assert f'filename="dixit-{helper.code}.csv"' in response.headers["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    assert rows == [
+        ["round", "storyteller", "Ann", "Ben", "Cat", "Dan"],
+        ["1", "Ann", "3", "3", "4", "0"],
+        ["2", "Ben", "2", "0", "2", "2"],
+        ["total", "", "5", "3", "6", "2"],
+    ]
+
+
+def test_export_as_json_has_every_round_as_entered_and_as_scored(helper):
+    helper.start()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 3})
+    data = helper.export()
+    assert data["game"] == "dixit" and data["title"] == "Dixit" and data["code"] == helper.code
+    assert data["rounds"] == [{
+        "round": 1,
+        "entered": {"storyteller": "Ann", "cards": {"Ann": 1, "Ben": 2, "Cat": 3, "Dan": 4},
+                    "votes": {"Ben": 1, "Cat": 1, "Dan": 3}},
+        "scored": {"points": {"Ann": 3, "Ben": 3, "Cat": 4, "Dan": 0}},
+        "points": {"Ann": 3, "Ben": 3, "Cat": 4, "Dan": 0},
+        "totals": {"Ann": 3, "Ben": 3, "Cat": 4, "Dan": 0},
+        "corrected": False,
+    }]
+    assert data["winners"] == [] and data["teams"] is None
+
+
+def test_the_sheet_survives_a_new_app_on_the_same_database(helper, app):
+    helper.start()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 3})
+    from companion import create_app
+    again = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"]}).test_client()
+    again.set_cookie(f"tcs_{helper.code}", helper.client.get_cookie(f"tcs_{helper.code}").value)
+    resumed = Helper(again)
+    resumed.code, resumed.players = helper.code, FOUR
+    assert resumed.totals() == {"Ann": 3, "Ben": 3, "Cat": 4, "Dan": 0}
+    resumed.dixit("Ben", usual_cards(FOUR, "Ben"), {"Ann": 1, "Cat": 1, "Dan": 1})
+    assert len(resumed.export()["rounds"]) == 2
+
+
+# --- the other games --------------------------------------------------------------------------------
+
+
+def post_round(helper, data, expect=303, path="/rounds"):
+    response = helper.client.post(helper.url + path, data={"version": str(helper.version()), **data})
+    assert response.status_code == expect, error_on(response.get_data(as_text=True))
+    return response
+
+
+def test_the_home_page_offers_score_only_for_every_game_the_helper_has(client):
+    page = client.get("/").get_data(as_text=True)
+    for game in sheetlib.GAMES:
+        assert f'href="/score/new/{game}"' in page
+
+
+def blots(helper, *picks):
+    return post_round(helper, {f"blot{i}": str(b) for i, b in enumerate(picks)})
+
+
+def test_rorschach_a_whole_game_until_someone_holds_every_colour(helper):
+    helper.start("rorschach", ["Red", "Purple", "Green"])
+    page = helper.page()
+    assert 'name="blot0" value="2"' in page and 'name="blot0" value="3"' not in page  # two blots
+    blots(helper, 1, 1, 2)  # Red and Purple take each other's colours; Green alone: her own
+    blots(helper, 1, 2, 2)  # Purple and Green match; Red alone: his own
+    data = helper.export()
+    assert data["rounds"][1]["scored"]["tokens"] == {"Red": ["Red", "Purple"], "Purple": ["Red", "Green"],
+                                                     "Green": ["Purple", "Green"]}
+    assert not data["over"]
+    # Red and Green match, each taking the colour they lacked; Purple alone takes her own: three
+    # players complete their colours at one reveal, and they all win.
+    blots(helper, 1, 2, 1)
+    data = helper.export()
+    assert data["over"] and data["winners"] == ["Red", "Purple", "Green"]
+    assert "Red, Purple and Green win!" in helper.page()
+    rows = list(csv.reader(io.StringIO(helper.client.get(helper.url + "/export.csv").get_data(as_text=True))))
+    assert rows[0] == ["round", "Red picked", "Purple picked", "Green picked", "Red took", "Purple took", "Green took"]
+    assert rows[3] == ["3", "1", "2", "1", "Green", "Purple", "Red"]
+    assert rows[-1] == ["winners", "Red and Purple and Green"]
+
+
+def test_rorschach_refuses_more_different_blots_than_lie_on_the_table(helper):
+    helper.start("rorschach", ["Red", "Purple", "Green"])
+    response = post_round(helper, {"blot0": "1", "blot1": "2", "blot2": "3"}, expect=400)
+    assert error_on(response.get_data(as_text=True)).startswith("With 3 players there are only 2 blots")
+    response = post_round(helper, {"blot0": "1", "blot1": "2"}, expect=400)
+    assert error_on(response.get_data(as_text=True)) == "Green has not picked a blot."
+    assert helper.export()["rounds"] == []
+
+
+def test_rorschach_a_correction_carries_the_tokens_through_later_rounds(helper):
+    helper.start("rorschach", ["Red", "Purple", "Green", "Blue"])
+    blots(helper, 1, 1, 2, 3)
+    blots(helper, 2, 3, 3, 1)
+    # Round 1 really went: Red and Green matched.
+    post_round(helper, {"blot0": "1", "blot1": "2", "blot2": "1", "blot3": "3"}, path="/rounds/1")
+    tokens = helper.export()["rounds"][1]["scored"]["tokens"]
+    assert tokens == {"Red": ["Red", "Green"], "Purple": ["Purple", "Green"], "Green": ["Red", "Purple"],
+                      "Blue": ["Blue"]}
+
+
+def test_rorschach_players_choose_their_dice_colours(helper):
+    helper.start("rorschach", ["Ann", "Ben", "Cat"], colour0="green", colour1="red", colour2="blue")
+    assert helper.export()["options"] == {"colours": ["green", "red", "blue"]}
+    response = helper.client.post("/score/new/rorschach", data={
+        "name": ["Ann", "Ben", "Cat"], "colour0": "red", "colour1": "red", "colour2": "blue"})
+    assert response.status_code == 400
+    assert error_on(response.get_data(as_text=True)) == "Two players can't both have the red die."
+
+
+def teams_round(helper, test_team, first, control, second=None, expect=303):
+    data = {"test_team": test_team, "match1": "A", "match2": "B", "match3": "hidden", "match4": "C",
+            "first_image": "1", "first_word": first, "control_word": control}
+    if second:
+        data.update(second_image="2", second_word=second)
+    return post_round(helper, data, expect)
+
+
+def test_rorschach_teams_a_whole_game_until_a_team_is_4_points_and_2_ahead(helper):
+    response = helper.client.post("/score/new/rorschach-teams", data={
+        "black": ["Ann", "Ben", "", ""], "white": ["Cat", "Dan", "Eve"], "first_test_team": "white"})
+    assert response.status_code == 303
+    helper.code = response.headers["Location"].rsplit("/", 1)[1]
+    data = helper.export()
+    assert data["teams"] == {"Ann": "black", "Ben": "black", "Cat": "white", "Dan": "white", "Eve": "white"}
+    assert 'name="test_team" value="white" checked' in helper.page()
+    teams_round(helper, "white", "A", "B", "B")  # row 2, second right: white +2
+    assert 'name="test_team" value="black" checked' in helper.page()  # the roles swap
+    teams_round(helper, "black", "B", "A")  # row 4: the control team, white, +1
+    assert helper.totals() == {"black": 0, "white": 3}
+    teams_round(helper, "white", "A", "A", "C")  # row 1, second wrong: the control team, black, +1
+    teams_round(helper, "black", "A", "B", "B")  # black +2: 3-3
+    assert not helper.export()["over"]
+    teams_round(helper, "white", "A", "B", "C")  # row 2, second wrong: white +1 -> 3-4, not 2 ahead
+    assert not helper.export()["over"]
+    teams_round(helper, "black", "B", "A")  # white +1 -> 3-5
+    data = helper.export()
+    assert data["over"] and data["winners"] == ["white"] and data["totals"] == {"black": 3, "white": 5}
+    assert "White (Cat, Dan and Eve) wins!" in helper.page()
+    rows = list(csv.reader(io.StringIO(helper.client.get(helper.url + "/export.csv").get_data(as_text=True))))
+    assert rows[0] == ["round", "test team", "black", "white"] and rows[-2] == ["total", "", "3", "5"]
+
+
+def test_rorschach_teams_the_second_guess_when_allowed_and_only_then(helper):
+    response = helper.client.post("/score/new/rorschach-teams",
+                                  data={"black": ["Ann", "Ben"], "white": ["Cat", "Dan"]})
+    helper.code = response.headers["Location"].rsplit("/", 1)[1]
+    response = teams_round(helper, "black", "A", "B", expect=400)
+    assert error_on(response.get_data(as_text=True)) == (
+        "The test team guessed right, so they make a second guess: enter it too.")
+    response = teams_round(helper, "black", "B", "C", "B", expect=400)
+    assert error_on(response.get_data(as_text=True)) == (
+        "No second guess is allowed: the test team's first guess was wrong.")
+    response = post_round(helper, {"test_team": "black", "match1": "A", "match2": "B", "match3": "hidden",
+                                   "match4": "A", "first_image": "1", "first_word": "A", "control_word": "B"},
+                          expect=400)
+    assert error_on(response.get_data(as_text=True)) == "The test subject matches each image to a different word."
+    assert helper.export()["rounds"] == []
+
+
+def test_rorschach_teams_each_team_needs_two_players(helper):
+    response = helper.client.post("/score/new/rorschach-teams",
+                                  data={"black": ["Ann"], "white": ["Cat", "Dan", "Eve"]})
+    assert response.status_code == 400
+    assert error_on(response.get_data(as_text=True)) == "The black team needs at least 2 players."
+
+
+DOODLERS = ["Ann", "Ben", "Cat"]
+
+
+def doodles_round(helper, subjects, votes, expect=303, path="/rounds"):
+    data = {f"subject{DOODLERS.index(a)}": str(k) for a, k in subjects.items()}
+    for voter, cast in votes.items():
+        for artist, k in cast.items():
+            data[f"vote{DOODLERS.index(voter)}_{DOODLERS.index(artist)}"] = str(k)
+    return post_round(helper, data, expect, path)
+
+
+def test_doodles_a_whole_game_of_four_rounds(helper):
+    helper.start("doodles", DOODLERS, rounds="4")
+    assert "of 4" in helper.page()
+    subjects = {"Ann": 1, "Ben": 2, "Cat": 3}
+    everyone_right = {v: {a: subjects[a] for a in DOODLERS if a != v} for v in DOODLERS}
+    for number in range(3):
+        doodles_round(helper, subjects, everyone_right)  # each: +2 voting, +2 guessed = 4
+    assert helper.totals() == {"Ann": 12, "Ben": 12, "Cat": 12}
+    # Last round: nobody finds Cat's word; Ann and Ben each find one of the two others.
+    votes = {"Ann": {"Ben": 2, "Cat": 1}, "Ben": {"Ann": 1, "Cat": 1}, "Cat": {"Ann": 2, "Ben": 2}}
+    doodles_round(helper, subjects, votes)
+    data = helper.export()
+    assert data["rounds"][3]["points"] == {"Ann": 1, "Ben": 2, "Cat": -2}
+    assert data["totals"] == {"Ann": 13, "Ben": 14, "Cat": 10}
+    assert data["over"] and data["winners"] == ["Ben"]
+    response = doodles_round(helper, subjects, votes, expect=400)
+    assert error_on(response.get_data(as_text=True)).startswith("The game is over: Ben won.")
+
+
+def test_doodles_a_tie_in_points_goes_to_the_most_guessed_doodles(helper):
+    helper.start("doodles", DOODLERS, rounds="1")
+    subjects = {"Ann": 1, "Ben": 1, "Cat": 1}
+    # Ann's doodle found by both (+2), Ben's by nobody (-2), Cat's by Ann only.
+    votes = {"Ann": {"Ben": 2, "Cat": 1}, "Ben": {"Ann": 1, "Cat": 2}, "Cat": {"Ann": 1, "Ben": 3}}
+    doodles_round(helper, subjects, votes)
+    data = helper.export()
+    assert data["totals"] == {"Ann": 2 + 0, "Ben": 1 - 1 - 2, "Cat": 1 - 1 + 1 - 0}
+    assert data["winners"] == ["Ann"]
+
+
+def test_doodles_a_missing_vote_is_named(helper):
+    helper.start("doodles", DOODLERS)
+    response = doodles_round(helper, {"Ann": 1, "Ben": 2, "Cat": 3},
+                             {"Ann": {"Ben": 2}, "Ben": {"Ann": 1, "Cat": 2}, "Cat": {"Ann": 3, "Ben": 2}},
+                             expect=400)
+    assert error_on(response.get_data(as_text=True)) == "Ann's vote for Cat is missing."
+
+
+INKERS = ["Kierri", "Pete", "Andrea"]
+
+
+def test_inkling_kierris_22_points_from_the_scores_worked_out_on_paper(helper):
+    helper.start("inkling", INKERS)
+    assert "The end of the game" in helper.page()
+    # Kierri's left is Pete (next clockwise), her right Andrea.
+    post_round(helper, {"mode": "paper", "g0_left": "4", "g0_right": "6", "g1_left": "0", "g1_right": "7",
+                        "g2_left": "5", "g2_right": "0"})
+    data = helper.export()
+    assert data["totals"] == {"Kierri": 22, "Pete": 11, "Andrea": 11}
+    assert data["over"] and data["winners"] == ["Kierri"]
+    page = helper.page()
+    assert "Kierri wins!" in page and "Undo the scores" in page
+    rows = list(csv.reader(io.StringIO(helper.client.get(helper.url + "/export.csv").get_data(as_text=True))))
+    assert rows[1] == ["Kierri", "4", "6", "7", "5", "22"] and rows[-1] == ["winners", "Kierri"]
+
+
+def test_inkling_from_the_clue_cards_and_every_guess(helper):
+    helper.start("inkling", INKERS)
+    assert 'name="clue0_5"' in helper.page("?mode=words")
+    cards = {"Kierri": ["Life", "Point", "Policy", "Control", "Evidence", "Situation"],
+             "Pete": ["Head", "Arm", "Leg", "Foot", "Hand", "Attention"],
+             "Andrea": ["Office", "State", "Society", "Industry", "Market", "Nation"]}
+    data = {"mode": "words"}
+    for i, name in enumerate(INKERS):
+        for s, word in enumerate(cards[name]):
+            data[f"clue{i}_{s}"] = word
+    data.update({"guesses0_left": "head\nattention\nnose", "guesses0_right": "office, state\nsociety\nindustry",
+                 "guesses1_right": "life\nevidence\nsituation", "guesses2_left": "point\npolicy, control"})
+    post_round(helper, data)
+    assert helper.totals()["Kierri"] == 22
+    # Correcting the entry shows it as typed, in the words form.
+    page = helper.page("/rounds/1")
+    assert 'name="clue0_0" value="Life"' in page and "head\nattention\nnose" in page
+
+
+def test_inkling_a_missing_score_is_named_and_a_correction_recomputes(helper):
+    helper.start("inkling", INKERS)
+    response = post_round(helper, {"mode": "paper", "g0_left": "4", "g0_right": "6", "g1_left": "0",
+                                   "g1_right": "7", "g2_left": "5"}, expect=400)
+    assert error_on(response.get_data(as_text=True)) == (
+        "Andrea's guessing score for Pete must be a whole number from 0 to 12.")
+    post_round(helper, {"mode": "paper", "g0_left": "4", "g0_right": "6", "g1_left": "0", "g1_right": "7",
+                        "g2_left": "5", "g2_right": "0"})
+    post_round(helper, {"mode": "paper", "g0_left": "4", "g0_right": "6", "g1_left": "0", "g1_right": "7",
+                        "g2_left": "5", "g2_right": "12"}, path="/rounds/1")
+    data = helper.export()
+    assert data["totals"] == {"Kierri": 22, "Pete": 23, "Andrea": 23} and data["winners"] == ["Pete", "Andrea"]
+    post_round(helper, {"mode": "paper", "g0_left": "4", "g0_right": "6", "g1_left": "0", "g1_right": "7",
+                        "g2_left": "5", "g2_right": "12", "made0": "5", "made1": "9", "made2": "8"},
+               path="/rounds/1")
+    assert helper.export()["winners"] == ["Andrea"]  # the fewest guesses breaks the tie

@@ -1,0 +1,350 @@
+"""The room stores, SQLite and PostgreSQL, held to the same guarantees: nothing lost, nothing doubled.
+
+PostgreSQL comes from ``COMPANION_TEST_PG`` (a URL to a database the tests may create databases
+from; ``.ci/run`` starts Debian's server on loopback and sets it). Each test session makes a fresh
+database and drops it at the end. Without a reachable server these tests are skipped on a developer's
+machine and fail under CI (``CI`` set), where a skip would hide a broken setup.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+import requests
+
+from companion import create_app
+from companion.storage import open_store
+from tests.server import Server
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_PG = "postgresql://companion:companion@127.0.0.1:5432/postgres"
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+def _with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/" + name))
+
+
+@pytest.fixture(scope="session")
+def pg_url():
+    """A fresh, empty PostgreSQL database for this test session, dropped afterwards."""
+    base = os.environ.get("COMPANION_TEST_PG", DEFAULT_PG)
+    try:
+        import psycopg
+
+        admin = psycopg.connect(base, autocommit=True, connect_timeout=5)
+    except Exception as error:  # noqa: BLE001 - any failure means "no PostgreSQL here"
+        message = (f"PostgreSQL is not reachable at COMPANION_TEST_PG={base!r} ({error}). "
+                   "Run .ci/run (it installs and starts Debian's PostgreSQL on loopback) "
+                   "or point COMPANION_TEST_PG at a server whose role may CREATE DATABASE.")
+        if os.environ.get("CI"):
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    name = f"companion_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    with admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield _with_database(base, name)
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=BACKENDS)
+def target(request, tmp_path):
+    """Where a store lives: an SQLite file, or the session's PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "rooms.sqlite3")
+    return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+def store(target):
+    s = open_store(target)
+    yield s
+    if hasattr(s, "close"):
+        s.close()
+
+
+def new_code() -> str:
+    # The PostgreSQL database lives for the whole session: every test uses rooms of its own.
+    return uuid.uuid4().hex[:8].upper()
+
+
+def add(store, code, body):
+    """Append one entry after the room's current version, as the service does."""
+    with store.writing(code) as tx:
+        version = tx.version()
+        tx.append(version + 1, time.time(), body)
+        return version + 1
+
+
+# -- the interface -------------------------------------------------------------------------------
+
+
+def test_an_appended_entry_reads_back_in_order_with_the_version(store):
+    code = new_code()
+    assert store.create_room(code, "dixit") is True
+    assert store.room(code) == ("dixit", 0) and store.version(code) == 0
+    assert add(store, code, {"type": "create", "options": {"b": 1, "a": [1, 2]}}) == 1
+    assert add(store, code, {"type": "join", "name": "Zoë"}) == 2
+    assert store.room(code) == ("dixit", 2) and store.version(code) == 2
+    entries = store.entries(code)
+    assert [e.seq for e in entries] == [1, 2]
+    assert entries[0].body == {"type": "create", "options": {"b": 1, "a": [1, 2]}}
+    assert list(entries[0].body["options"]) == ["b", "a"]  # the body comes back as it went in
+    assert entries[1].body["name"] == "Zoë" and entries[1].at <= time.time()
+    assert [e.seq for e in store.entries(code, after=1)] == [2]
+    assert store.entries(code, after=2) == []
+
+
+def test_a_room_code_is_taken_once(store):
+    code = new_code()
+    assert store.create_room(code, "dixit") is True
+    assert store.create_room(code, "inkling") is False
+    assert store.room(code) == ("dixit", 0)
+
+
+def test_an_unknown_room_has_no_version_and_no_entries(store):
+    code = new_code()
+    assert store.room(code) is None and store.version(code) is None
+    assert store.entries(code) == []
+    with store.writing(code) as tx:
+        assert tx.version() is None
+
+
+def test_a_second_entry_with_the_same_number_is_refused(store):
+    code = new_code()
+    store.create_room(code, "dixit")
+    add(store, code, {"type": "first"})
+    with pytest.raises(Exception) as refused:
+        with store.writing(code) as tx:
+            tx.append(1, time.time(), {"type": "double"})
+    assert "unique" in str(refused.value).lower() or isinstance(refused.value, sqlite3.IntegrityError)
+    assert store.version(code) == 1
+    assert [e.body for e in store.entries(code)] == [{"type": "first"}]
+    add(store, code, {"type": "second"})  # the store is usable after the refusal
+    assert store.version(code) == 2
+
+
+def test_an_error_while_writing_records_nothing(store):
+    code = new_code()
+    store.create_room(code, "dixit")
+    with pytest.raises(RuntimeError):
+        with store.writing(code) as tx:
+            tx.append(1, time.time(), {"type": "lost"})
+            raise RuntimeError("the rules refused it")
+    assert store.version(code) == 0 and store.entries(code) == []
+
+
+def test_reads_inside_the_write_lock_see_the_room_as_locked(store):
+    code = new_code()
+    store.create_room(code, "dixit")
+    add(store, code, {"type": "a"})
+    with store.writing(code) as tx:
+        assert tx.version() == 1
+        assert store.room(code) == ("dixit", 1)
+        tx.append(2, time.time(), {"type": "b"})
+        assert store.version(code) == 2  # its own write, not yet committed
+        assert [e.seq for e in store.entries(code)] == [1, 2]
+    assert store.version(code) == 2
+
+
+def test_writers_in_many_threads_lose_and_double_nothing(store):
+    code = new_code()
+    store.create_room(code, "dixit")
+    writers, each = 8, 25
+    barrier = threading.Barrier(writers)
+    errors = []
+
+    def write(n):
+        barrier.wait()
+        try:
+            for i in range(each):
+                add(store, code, {"writer": n, "i": i})
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(writers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    entries = store.entries(code)
+    assert [e.seq for e in entries] == list(range(1, writers * each + 1))
+    assert sorted((e.body["writer"], e.body["i"]) for e in entries) == [
+        (n, i) for n in range(writers) for i in range(each)]
+    assert store.version(code) == writers * each
+
+
+WRITER = """
+import json, sys, time
+from companion.storage import open_store
+target, code, name, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+store = open_store(target)
+for i in range(count):
+    with store.writing(code) as tx:
+        version = tx.version()
+        tx.append(version + 1, time.time(), {"writer": name, "i": i})
+print("done")
+"""
+
+
+def test_writers_in_several_processes_lose_and_double_nothing(store, target):
+    code = new_code()
+    store.create_room(code, "dixit")
+    processes, each = 4, 40
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, target, code, f"p{n}", str(each)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+             for n in range(processes)]
+    for p in procs:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0 and out.strip() == "done", err
+    entries = store.entries(code)
+    assert [e.seq for e in entries] == list(range(1, processes * each + 1))
+    assert sorted((e.body["writer"], e.body["i"]) for e in entries) == [
+        (f"p{n}", i) for n in range(processes) for i in range(each)]
+
+
+# -- the app on each store -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def app(target, tmp_path, monkeypatch):
+    """The app of conftest.py, on this module's store (overrides conftest's ``app``)."""
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.delenv("COMPANION_SECRET_KEY", raising=False)
+    monkeypatch.delenv("COMPANION_DB", raising=False)
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    app = create_app({"TESTING": True, "PUBLIC_URL": "http://192.0.2.10:8000", "DATABASE": target})
+    yield app
+    store = app.extensions["rooms"].store
+    if hasattr(store, "close"):
+        store.close()
+
+
+def test_the_app_picks_the_store_from_the_database_setting(app, target):
+    store = app.extensions["rooms"].store
+    assert type(store).__name__ == ("PostgresStore" if target.startswith("postgresql") else "SQLiteStore")
+
+
+def test_a_whole_dixit_round_through_the_app(table):
+    t = table()
+    for name, position in {"Ann": 3, "Ben": 1, "Cat": 2, "Dan": 4}.items():
+        t.act(name, "claim", position=position)
+    for name, position in {"Ben": 3, "Cat": 3, "Dan": 3}.items():
+        t.act(name, "vote", position=position)
+    view = t.view("host")
+    assert view["phase"] == "revealed"
+    # Everyone found the storyteller's card: the storyteller 0, everyone else 2.
+    assert view["reveal"]["points"] == {"Ann": 0, "Ben": 2, "Cat": 2, "Dan": 2}
+    t.act("host", "next_round")
+    assert t.view()["round"] == 2
+
+
+def test_health_and_readiness(client):
+    assert client.get("/healthz").get_json() == {"status": "ok"}
+    ready = client.get("/readyz")
+    assert ready.status_code == 200 and ready.get_json() == {"status": "ok"}
+
+
+def test_readiness_fails_while_the_database_does_not_answer(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "rooms.sqlite3")})
+    store = app.extensions["rooms"].store
+
+    def down(*args, **kwargs):
+        raise OSError("connection refused")
+
+    monkeypatch.setattr(store, "version", down)
+    client = app.test_client()
+    assert client.get("/healthz").status_code == 200
+    ready = client.get("/readyz")
+    assert ready.status_code == 503 and "error" in ready.get_json()
+
+
+def test_the_schema_is_versioned_and_a_second_start_changes_nothing(pg_url):
+    import psycopg
+
+    from companion.store_pg import MIGRATIONS, PostgresStore
+
+    first, second = PostgresStore(pg_url), PostgresStore(pg_url)
+    assert first.schema_version == second.schema_version == len(MIGRATIONS)
+    with psycopg.connect(pg_url) as conn:
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(len(MIGRATIONS),)]
+    first.close()
+    second.close()
+
+
+# -- two real servers, one PostgreSQL ------------------------------------------------------------
+
+
+@pytest.mark.server
+@pytest.mark.postgres
+def test_two_servers_on_one_database_behave_as_one(pg_url, tmp_path):
+    env = {"DATABASE_URL": pg_url, "COMPANION_SECRET_KEY": "shared-by-every-server-" + "x" * 40}
+    a = Server(tmp_path / "a", env=env)
+    b = Server(tmp_path / "b", env=env)
+    a.start()
+    try:
+        b.start()
+        created = requests.post(f"{a.url}/api/v1/rooms", json={"game": "dixit"}, timeout=10).json()
+        code, host = created["code"], {"Authorization": f"Bearer {created['host_token']}"}
+        tokens = {}
+        for name, server in zip(["Ann", "Ben", "Cat", "Dan"], [a, b, a, b]):
+            r = requests.post(f"{server.url}/api/v1/rooms/{code}/seats", json={"name": name}, timeout=10)
+            assert r.status_code == 201, r.text
+            tokens[name] = {"Authorization": f"Bearer {r.json()['token']}"}
+
+        def act(server, headers, type_, **payload):
+            r = requests.post(f"{server.url}/api/v1/rooms/{code}/actions",
+                              json={"type": type_, **payload}, headers=headers, timeout=10)
+            assert r.status_code == 200, r.text
+            return r.json()
+
+        act(b, host, "start")
+        for (name, position), server in zip({"Ann": 3, "Ben": 1, "Cat": 2, "Dan": 4}.items(), [a, b, a, b]):
+            act(server, tokens[name], "claim", position=position)
+
+        # Both host screens are up to date and polling with their ETag.
+        etags = {}
+        for server in (a, b):
+            r = requests.get(f"{server.url}/api/v1/rooms/{code}", headers=host, timeout=10)
+            etags[server.url] = r.headers["ETag"]
+            assert requests.get(f"{server.url}/api/v1/rooms/{code}", timeout=10,
+                                headers={**host, "If-None-Match": r.headers["ETag"]}).status_code == 304
+
+        # Ben joined through B; he votes through A; each host screen sees it within a second.
+        ben = act(a, tokens["Ben"], "vote", position=3)["you"]["seat"]
+        voted_at = time.monotonic()
+        for server in (a, b):
+            while True:
+                r = requests.get(f"{server.url}/api/v1/rooms/{code}", timeout=10,
+                                 headers={**host, "If-None-Match": etags[server.url]})
+                if r.status_code == 200 and ben in r.json()["voted"]:
+                    break
+                assert time.monotonic() - voted_at < 1.0, f"{server.url} did not show the vote"
+                time.sleep(0.05)
+
+        act(b, tokens["Cat"], "vote", position=3)
+        act(a, tokens["Dan"], "vote", position=3)
+        for server in (a, b):
+            view = requests.get(f"{server.url}/api/v1/rooms/{code}", headers=host, timeout=10).json()
+            assert view["phase"] == "revealed"
+            assert view["reveal"]["points"] == {"Ann": 0, "Ben": 2, "Cat": 2, "Dan": 2}
+        assert requests.get(f"{b.url}/readyz", timeout=10).status_code == 200
+    finally:
+        b.stop()
+        a.stop()
