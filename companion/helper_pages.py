@@ -16,6 +16,7 @@ from werkzeug.datastructures import MultiDict
 
 from games.base import RuleError, require
 
+from . import identity
 from . import sheets as sheetlib
 from .sheets import NoSuchSheet, Sheet, Sheets, StaleSheet
 
@@ -25,6 +26,7 @@ STALE = "The sheet changed just before your tap; here it is as it stands now."
 NOT_EDITOR = ("Only the tablet that started this sheet can change it. Open it there, or use the "
               "link it shows to open the sheet on this screen.")
 MAX_LISTED = 12
+MAX_COOKIES = 40
 TEAM_SLOTS = 8
 
 
@@ -45,18 +47,28 @@ def _no_sheet(error):
                                    "Check the address, or start a new sheet."), 404
 
 
+@bp.errorhandler(RuleError)
+def _unreadable(error):
+    # Refusals of what was entered are caught where they happen; one that reaches here came from
+    # replaying a stored sheet that the rules no longer accept.
+    current_app.logger.error("a score sheet could not be replayed: %s", error)
+    return render_template("message.html", title="This sheet cannot be read",
+                           message=f"This score sheet could not be read back: {error}"), 500
+
+
 def _token(code: str) -> str | None:
     return request.cookies.get(sheetlib.cookie_name(code))
 
 
 def _set_cookie(response, code: str, token: str) -> None:
-    response.set_cookie(sheetlib.cookie_name(code), token, max_age=sheetlib.COOKIE_AGE,
+    # As long as the host's cookie: sheets are cleared with idle rooms, so a longer one would outlive them.
+    response.set_cookie(sheetlib.cookie_name(code), token, max_age=identity.COOKIE_AGE,
                         httponly=True, samesite="Lax", secure=request.is_secure)
 
 
 def _version() -> int | None:
     raw = request.form.get("version", "")
-    return int(raw) if raw.isdigit() else None
+    return int(raw) if raw.isascii() and raw.isdigit() else None
 
 
 # --- the round forms, one per game: form fields <-> a round in the scoring API's words ---------
@@ -65,7 +77,7 @@ def _version() -> int | None:
 def _number(raw: str | None, sentence: str) -> int | None:
     if raw is None or raw == "":
         return None
-    require(raw.isdigit(), sentence)
+    require(raw.isascii() and raw.isdigit() and len(raw) < 6, sentence)
     return int(raw)
 
 
@@ -326,16 +338,16 @@ def _form(sheet: Sheet):
 def _my_sheets() -> list[Sheet]:
     """The sheets this device can edit (it holds their cookies), the latest first."""
     found = []
-    for name, token in request.cookies.items():
-        if not name.startswith(sheetlib.COOKIE_PREFIX):
-            continue
+    names = [n for n in request.cookies if n.startswith(sheetlib.COOKIE_PREFIX)]
+    for name in names[:MAX_COOKIES]:
+        token = request.cookies[name]
         try:
             sheet = store().get(name[len(sheetlib.COOKIE_PREFIX):])
         except (NoSuchSheet, RuleError):
             continue
         if sheet.is_editor(token):
             found.append(sheet)
-    found.sort(key=lambda s: s.version, reverse=True)
+    found.sort(key=lambda s: s.updated, reverse=True)
     return found[:MAX_LISTED]
 
 
@@ -401,7 +413,7 @@ def _options_from_form(game: str, form: MultiDict) -> dict:
         return {"colours": [form.get(f"colour{i}", "") for i, n in enumerate(names) if n.strip()]}
     if game == "doodles":
         raw = form.get("rounds", "8").strip()
-        return {"rounds": int(raw) if raw.isdigit() else raw}
+        return {"rounds": int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 6 else raw}
     return {}
 
 
@@ -419,7 +431,8 @@ def _sheet_page(sheet: Sheet, status: int = 200, error: str | None = None, value
                         for i, side in enumerate(sheet.game.sides(sheet.setup))]
     if editor:
         context["key_link"] = url_for("helper.key", code=sheet.code, token=_token(sheet.code), _external=True)
-    return render_template("score/sheet.html", **context), status
+    # The editing page holds the editing link: no cache keeps it.
+    return render_template("score/sheet.html", **context), status, {"Cache-Control": "no-store"}
 
 
 @bp.get("/<code>")

@@ -252,6 +252,7 @@ ROOM_ACTIONS = {
               "Give a phone that asked after the start a seat (its old phone loses it)."),
     "dismiss": (_obj({"request": WHOLE}, ["request"]), "Turn a phone's request away."),
     "undo": (_obj({}), "Take back the last game action."),
+    "end": (_obj({}), "Close the table for everyone: no action is taken afterwards."),
 }
 
 
@@ -311,6 +312,7 @@ ROOM_VIEW = _obj({
     "requests": {"type": "array", "items": _obj({"id": WHOLE, "name": {"type": "string"}}, ["id", "name"]),
                  "description": "The host's view: phones asking for a seat."},
     "can_undo": {"type": "boolean"},
+    "ended": {"type": "boolean", "description": "The host has closed the table."},
     "pending": {"type": ["string", "null"], "description": "A phone waiting for the host: its name."},
 }, ["version", "code", "game", "title", "phase", "options", "min_players", "max_players", "players",
     "waiting_for"], extra=True, description="What the bearer may see: a seat, the host, or (without a "

@@ -16,7 +16,8 @@ correction that would make a later round impossible (or end the game before it) 
 sentence, like any round that cannot have happened. Nothing is recorded when a change is refused.
 
 Sheet codes are six lowercase letters and digits, so they can never be mistaken for a room's code
-(four capitals, looked up in capitals).
+(four capitals, looked up in capitals). Sheets share the rooms' table, so the idle clean-up of
+rooms clears idle sheets too; the export keeps a finished game.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import io
 import re
 import secrets
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from games.base import RuleError, require
@@ -39,7 +40,6 @@ CODE_ALPHABET = "abcdefghjkmnpqrtuvwxy346789"
 CODE_LENGTH = 6
 CODE_PATTERN = re.compile(f"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}$")
 COOKIE_PREFIX = "tcs_"
-COOKIE_AGE = 60 * 60 * 24 * 30  # a month: a group may finish next weekend
 
 
 class NoSuchSheet(LookupError):
@@ -90,6 +90,7 @@ class Sheet:
     editor: str
     version: int
     rounds: tuple[Round, ...] = ()
+    updated: float = 0.0  # when the last entry was made
     # (what the undo button says, the rounds before the change), the latest last.
     undo: tuple[tuple[str, tuple[Round, ...]], ...] = ()
 
@@ -130,13 +131,22 @@ class SheetGame:
     name = ""
     title = ""
     teams = False
-    min_players, max_players = 3, 8
     # Whether the whole game is one entry (Inkling, scored at the end).
     single_entry = False
+    # The options the player count is read with (the game's own ``player_range``).
+    range_options: Mapping[str, Any] = {}
 
     def engine(self):
         """The game's rules module in ``games/``."""
         return scoring.scorers()[self.name].engine()
+
+    @property
+    def min_players(self) -> int:
+        return self.engine().player_range(dict(self.range_options))[0]
+
+    @property
+    def max_players(self) -> int:
+        return self.engine().player_range(dict(self.range_options))[1]
 
     def options(self, raw: Mapping[str, Any], players: Sequence[str]) -> dict:
         """The sheet's options, checked."""
@@ -211,15 +221,15 @@ def _add(totals: Mapping[str, int], points: Mapping[str, int]) -> dict[str, int]
 
 class DixitSheet(SheetGame):
     name, title = "dixit", "Dixit"
-    min_players, max_players = 3, 8
+    # A sheet takes 3 to 8 players as they come: the extended counts need no switch here.
+    range_options = {"extended_player_counts": True}
 
     def options(self, raw, players):
         engine = self.engine()
         require(isinstance(raw, Mapping), "The options must be a set of named choices.")
         for key in raw:
             require(key in ("bonus", "bonus_cap", "end_at_30"), f'Dixit has no option called "{key}".')
-        # The sheet takes 3 to 8 players as they are: the extended counts need no switch here.
-        checked = engine.normalize_options({**raw, "extended_player_counts": True})
+        checked = engine.normalize_options({**raw, **self.range_options})
         return {key: checked[key] for key in ("end_at_30", "bonus", "bonus_cap")}
 
     def request(self, setup, before, entry):
@@ -276,7 +286,6 @@ class RorschachSheet(SheetGame):
     """Rorschach (2008): each round, the blot each player picked; tokens carry over."""
 
     name, title = "rorschach", "Rorschach (2008)"
-    min_players, max_players = 3, 8
 
     def options(self, raw, players):
         require(isinstance(raw, Mapping), "The options must be a set of named choices.")
@@ -346,7 +355,6 @@ class RorschachTeamsSheet(SheetGame):
 
     name, title = "rorschach-teams", "Rorschach (teams)"
     teams = True
-    min_players, max_players = 4, 16
     TEAMS = ("black", "white")
 
     def options(self, raw, players):
@@ -429,7 +437,6 @@ class DoodlesSheet(SheetGame):
     """Doodles: each round, every player's subject number and every vote."""
 
     name, title = "doodles", "Doodles"
-    min_players, max_players = 3, 7
 
     def options(self, raw, players):
         require(isinstance(raw, Mapping), "The options must be a set of named choices.")
@@ -463,7 +470,6 @@ class InklingSheet(SheetGame):
     """Inkling: the whole game in one entry, at the end (clue cards and guesses, or paper scores)."""
 
     name, title = "inkling", "Inkling"
-    min_players, max_players = 3, 6
     single_entry = True
 
     def request(self, setup, before, entry):
@@ -613,6 +619,8 @@ def apply_entry(sheet: Sheet | None, body: Mapping[str, Any], code: str, seq: in
         number = body.get("number")
         require(isinstance(number, int) and not isinstance(number, bool)
                 and 1 <= number <= len(sheet.rounds), "There is no such round to correct.")
+        if body.get("round") == sheet.rounds[number - 1].entry:
+            return sheet  # saved as it was: nothing to record, nothing to undo
         later = [(r.entry, r.edited) for r in sheet.rounds[number:]]
         rounds = _rescore(setup, sheet.rounds[:number - 1], [(body.get("round"), True)] + later, number)
         label = ("Undo the correction of the scores" if GAMES[setup.game].single_entry
@@ -629,7 +637,7 @@ def apply_entry(sheet: Sheet | None, body: Mapping[str, Any], code: str, seq: in
 def replay(code: str, entries) -> Sheet:
     sheet = None
     for entry in entries:
-        sheet = apply_entry(sheet, entry.body, code, entry.seq)
+        sheet = replace(apply_entry(sheet, entry.body, code, entry.seq), updated=entry.at)
     if sheet is None:
         raise NoSuchSheet(code)
     return sheet
@@ -689,8 +697,11 @@ class Sheets:
                 raise StaleSheet(version)
             sheet = replay(code, self.store.entries(code)) if version else None
             changed = apply_entry(sheet, body, code, version + 1)
-            tx.append(version + 1, self.clock(), body)
-        return changed
+            if changed is sheet:
+                return sheet
+            now = self.clock()
+            tx.append(version + 1, now, body)
+        return replace(changed, updated=now)
 
 
 # --- export ------------------------------------------------------------------------------------

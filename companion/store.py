@@ -103,12 +103,13 @@ class SQLiteStore:
         return [Entry(seq, at, json.loads(body)) for seq, at, body in rows]
 
     def delete_idle(self, before: float) -> int:
-        """Delete the rooms nobody has touched since ``before``; returns how many went."""
+        """Delete the game rooms nobody has touched since ``before`` (score sheets are kept)."""
+        idle = "SELECT code FROM rooms WHERE updated < ? AND game NOT LIKE 'sheet:%'"
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
-            db.execute("DELETE FROM entries WHERE room IN (SELECT code FROM rooms WHERE updated < ?)", (before,))
-            count = db.execute("DELETE FROM rooms WHERE updated < ?", (before,)).rowcount
+            db.execute(f"DELETE FROM entries WHERE room IN ({idle})", (before,))
+            count = db.execute(f"DELETE FROM rooms WHERE code IN ({idle})", (before,)).rowcount
         except BaseException:
             db.execute("ROLLBACK")
             raise

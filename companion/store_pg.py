@@ -160,9 +160,10 @@ class PostgresStore:
         return [Entry(seq, at, body) for seq, at, body in rows]
 
     def delete_idle(self, before: float) -> int:
-        """Delete the rooms nobody has touched since ``before`` (entries go by cascade)."""
+        """Delete the game rooms nobody has touched since ``before`` (score sheets are kept)."""
         with self._conn() as conn:
-            return conn.execute("DELETE FROM rooms WHERE updated < %s", (before,)).rowcount
+            return conn.execute("DELETE FROM rooms WHERE updated < %s AND game NOT LIKE 'sheet:%%'",
+                                (before,)).rowcount
 
     def ping(self) -> None:
         """Raise unless the database answers (the readiness probe)."""

@@ -680,3 +680,35 @@ def test_inkling_a_missing_score_is_named_and_a_correction_recomputes(helper):
                         "g2_left": "5", "g2_right": "12", "made0": "5", "made1": "9", "made2": "8"},
                path="/rounds/1")
     assert helper.export()["winners"] == ["Andrea"]  # the fewest guesses breaks the tie
+
+
+GARBAGE = [{}, {"storyteller": "-1"}, {"blot0": "x", "blot1": "99"}, {"test_team": "red"},
+           {"test_team": "black", "match1": "Z", "first_image": "9"}, {"subject0": "7", "vote0_1": "x"},
+           {"mode": "paper", "g0_left": "13", "made0": "-2"}, {"mode": "words", "clue0_0": "x" * 50},
+           {"version": "abc"}, {"card0": ["1", "2", "3"], "storyteller": "0"}, {"storyteller": "²", "blot0": "²"},
+           {"subject0": "99999999999999999999", "g0_left": "٣"}]
+
+
+@pytest.mark.parametrize("game", ["dixit", "rorschach", "rorschach-teams", "doodles", "inkling"])
+def test_any_fields_whatever_get_a_sentence_and_record_nothing(helper, game):
+    if game == "rorschach-teams":
+        response = helper.client.post("/score/new/rorschach-teams", data={"black": ["A", "B"], "white": ["C", "D"]})
+        helper.code = response.headers["Location"].rsplit("/", 1)[1]
+    else:
+        helper.start(game, ["Ann", "Ben", "Cat"])
+    for data in GARBAGE:
+        for path in ("/rounds",):
+            response = helper.client.post(helper.url + path, data=data)
+            assert response.status_code == 400, (data, response.status_code)
+            assert error_on(response.get_data(as_text=True)), data
+    assert helper.export()["rounds"] == []
+    assert helper.client.get(helper.url + "/rounds/1").status_code == 404
+    assert helper.client.post(helper.url + "/rounds/1", data={}).status_code in (400, 404)
+
+
+def test_saving_a_round_unchanged_records_nothing(helper):
+    helper.start()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 1})
+    version = helper.version()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 1}, path="/rounds/1")
+    assert helper.version() == version and "Undo round 1" in helper.page()

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from companion import openapi, scoring
+from companion import openapi, rooms, scoring
 from games import GAMES
 
 KNOWN = {"$ref", "type", "enum", "const", "properties", "required", "additionalProperties", "items",
@@ -220,6 +220,10 @@ def test_every_api_route_is_documented_and_every_documented_path_exists(app, doc
     routes.discard(("/api/v1/score/{game}", "post"))
     routes |= {(f"/api/v1/score/{game}", "post") for game in scoring.scorers()}
     assert routes == documented
+
+
+def test_the_documented_room_actions_are_the_hosts(document):
+    assert set(openapi.ROOM_ACTIONS) == rooms.HOST_ACTIONS
 
 
 def test_the_documented_options_and_actions_are_the_engines(document):
