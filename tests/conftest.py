@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion import create_app
+from tests.server import Server
 
 
 @pytest.fixture
@@ -71,3 +72,24 @@ def table(app):
             t.act("host", "start")
         return t
     return make
+
+
+@pytest.fixture
+def server(tmp_path):
+    """The real server (gunicorn, via the ``companion`` command) on loopback."""
+    s = Server(tmp_path / "instance").start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def browser():
+    """Debian's chromium driven by Playwright (the browser tests)."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser import launch
+
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()

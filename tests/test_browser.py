@@ -7,50 +7,11 @@ of every phase.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
-from tests.server import Server
+from tests.browser import HOST, PHONE, Shots
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = "/usr/bin/chromium"
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-HOST = {"viewport": {"width": 1280, "height": 800}}
-
-
-@pytest.fixture
-def server(tmp_path):
-    s = Server(tmp_path / "instance").start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture
-def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.fail("Debian's chromium is not installed: run .ci/run, or apt-get install chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                              args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                                    "--disable-component-update", "--disable-sync", "--no-first-run"])
-        yield b
-        b.close()
-
-
-class Shots:
-    def __init__(self):
-        self.dir = Path(os.environ["SCREENSHOTS"]) if os.environ.get("SCREENSHOTS") else None
-        if self.dir:
-            self.dir.mkdir(parents=True, exist_ok=True)
-
-    def __call__(self, page, name):
-        if self.dir:
-            page.screenshot(path=str(self.dir / f"{name}.png"))
 
 
 def test_a_host_and_four_phones_play_a_dixit_round_to_the_reveal(server, browser):

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.test_browser import CHROMIUM, HOST, PHONE, Shots, browser, server  # noqa: F401 (fixtures)
+from tests.browser import HOST, PHONE, Shots
 
 pytestmark = pytest.mark.browser
 NAMES = ("Ann", "Ben", "Cat")

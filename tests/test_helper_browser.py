@@ -12,34 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.server import Server
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
 TABLET = {"viewport": {"width": 1024, "height": 768}, "is_mobile": True, "has_touch": True}
 PLAYERS = ["Ann", "Ben", "Cat", "Dan", "Eve"]
-
-
-@pytest.fixture
-def server(tmp_path):
-    s = Server(tmp_path / "instance").start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture
-def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.fail("Debian's chromium is not installed: run .ci/run, or apt-get install chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                              args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                                    "--disable-component-update", "--disable-sync", "--no-first-run"])
-        yield b
-        b.close()
 
 
 def shot(page, name):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_browser import HOST, PHONE, Shots, browser, server  # noqa: F401  (fixtures)
+from tests.browser import HOST, PHONE, Shots
 
 pytestmark = pytest.mark.browser
 

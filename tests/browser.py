@@ -1,0 +1,35 @@
+"""Shared pieces of the browser tests: Debian's chromium, screen sizes, screenshots."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+HOST = {"viewport": {"width": 1280, "height": 800}}
+
+
+def launch(playwright):
+    """Debian's chromium, headless, with nothing reaching out to the internet."""
+    if not os.path.exists(CHROMIUM):
+        pytest.fail("Debian's chromium is not installed: run .ci/run, or apt-get install chromium")
+    return playwright.chromium.launch(
+        executable_path=CHROMIUM, headless=True,
+        args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+              "--disable-component-update", "--disable-sync", "--no-first-run"])
+
+
+class Shots:
+    """Screenshots of each phase, kept when SCREENSHOTS names a folder."""
+
+    def __init__(self):
+        self.dir = Path(os.environ["SCREENSHOTS"]) if os.environ.get("SCREENSHOTS") else None
+        if self.dir:
+            self.dir.mkdir(parents=True, exist_ok=True)
+
+    def __call__(self, page, name):
+        if self.dir:
+            page.screenshot(path=str(self.dir / f"{name}.png"))
