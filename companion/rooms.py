@@ -255,6 +255,8 @@ def view(room: Room, viewer) -> dict:
     else:
         base.update(phase="lobby", players=[{"seat": s.seat, "name": s.name, "score": 0} for s in room.seats],
                     waiting_for=[])
+        if hasattr(engine, "lobby_view"):
+            base.update(engine.lobby_view(_players(room), room.options))
         if isinstance(viewer, int):
             base["you"] = {"seat": viewer, "name": _seat(room, viewer).name}
     if viewer == HOST:

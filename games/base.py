@@ -22,6 +22,8 @@ A game is a module (listed in ``games.GAMES``) that provides:
   contract test's random play; it need not list every legal move, but it is never empty until the
   game is over, unless only the host can move).
 - scoring functions of plain data, shared by live play and the score-only helper.
+- optionally ``lobby_view(players, options) -> dict``: game facts the lobby shows before the
+  start (the teams a team game would start with).
 """
 
 from __future__ import annotations

@@ -349,6 +349,29 @@ class State:
         return dict(zip(TEAMS, self.score))
 
 
+def team_split(seats: Sequence[int], listed: Mapping | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Black's and white's seats: the host's split, kept up to date as seats come and go.
+
+    Without a split the first half of the seating order is black. With one, seats that have left
+    are dropped and seats that joined after the split go to the smaller team (black on a tie).
+    """
+    if listed is None:
+        half = (len(seats) + 1) // 2
+        return tuple(seats[:half]), tuple(seats[half:])
+    black = [s for s in seats if s in listed["black"]]
+    white = [s for s in seats if s in listed["white"] and s not in black]
+    for seat in seats:
+        if seat not in black and seat not in white:
+            (black if len(black) <= len(white) else white).append(seat)
+    return tuple(s for s in seats if s in black), tuple(s for s in seats if s in white)
+
+
+def lobby_view(players: Sequence[Player], options: Mapping) -> dict:
+    """What the lobby shows before the start: the teams the game would start with."""
+    black, white = team_split([p.seat for p in players], options.get("teams"))
+    return {"lobby_teams": {"black": list(black), "white": list(white)}}
+
+
 def setup(players: Sequence[Player], options: Mapping | None, seed) -> State:
     """A new game: teams formed, the first test team's round dealt, its first test subject named."""
     opts = normalize_options(options)
@@ -357,14 +380,9 @@ def setup(players: Sequence[Player], options: Mapping | None, seed) -> State:
             f"Rorschach (teams) needs {MIN_PLAYERS} to {MAX_PLAYERS} players.")
     seats = [p.seat for p in players]
     require(len(set(seats)) == len(seats), "Each player needs a seat of their own.")
-    if opts["teams"] is None:
-        half = (len(seats) + 1) // 2
-        teams = (tuple(seats[:half]), tuple(seats[half:]))
-    else:
-        listed = opts["teams"]
-        require(sorted(listed["black"] + listed["white"]) == sorted(seats),
-                "Every player must be in exactly one team.")
-        teams = tuple(tuple(s for s in seats if s in listed[t]) for t in TEAMS)
+    teams = team_split(seats, opts["teams"])
+    for team, members in zip(TEAMS, teams):
+        require(len(members) >= MIN_TEAM, f"The {team} team needs at least {MIN_TEAM} players.")
     state = State(
         players=players,
         options=tuple((k, _frozen(v)) for k, v in sorted(opts.items())),

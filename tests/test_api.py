@@ -221,3 +221,13 @@ def test_rooms_idle_longer_than_the_configured_time_are_cleaned_up(app, table):
     rooms.clock = real_clock
     assert t.client.get(f"/api/v1/rooms/{t.code}").status_code == 404
     assert rooms.store.version("sheet1") == 0
+
+
+def test_a_team_split_follows_the_seats_that_join_after_it(table):
+    t = table(game="rorschach-teams", players=("Ann", "Ben", "Cat", "Dan"), start=False)
+    s = t.seats
+    t.act("host", "options", options={"teams": {"black": [s["Ann"], s["Ben"]], "white": [s["Cat"], s["Dan"]]}})
+    t.join("Eve")
+    assert t.view("host")["lobby_teams"] == {"black": [s["Ann"], s["Ben"], s["Eve"]], "white": [s["Cat"], s["Dan"]]}
+    t.act("host", "start")
+    assert t.view("host")["phase"] != "lobby"

@@ -74,9 +74,18 @@ def test_unusable_teams_are_refused(teams, message):
         rt.normalize_options({"teams": teams})
 
 
-def test_every_player_must_be_in_a_team():
-    with pytest.raises(RuleError, match="exactly one team"):
-        table(5, teams={"black": [0, 1], "white": [2, 3]})
+def test_a_player_who_joined_after_the_split_goes_to_the_smaller_team():
+    assert rt.team_split([0, 1, 2, 3, 4], {"black": [0, 1], "white": [2, 3]}) == ((0, 1, 4), (2, 3))
+    assert rt.team_split([0, 1, 2, 3, 4], {"black": [0, 1, 2], "white": [3]}) == ((0, 1, 2), (3, 4))
+
+
+def test_a_player_who_left_after_the_split_is_dropped_from_it():
+    assert rt.team_split([0, 1, 3, 4], {"black": [0, 1, 2], "white": [3, 4]}) == ((0, 1), (3, 4))
+
+
+def test_each_team_still_needs_two_players_at_the_start():
+    with pytest.raises(RuleError, match="at least 2 players"):
+        table(4, teams={"black": [0, 1, 2], "white": [3, 9]})
 
 
 def test_four_to_sixteen_players():
