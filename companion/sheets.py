@@ -256,8 +256,7 @@ class DixitSheet(SheetGame):
         """The storyteller passes to the left: the next player in seating order."""
         if not rounds:
             return setup.players[0]
-        last = list(setup.players).index(rounds[-1].entry["storyteller"])
-        return setup.players[(last + 1) % len(setup.players)]
+        return self.engine().next_storyteller(setup.players, rounds[-1].entry["storyteller"])
 
     def summary(self, setup, rnd):
         teller = rnd.entry["storyteller"]
@@ -392,8 +391,7 @@ class RorschachTeamsSheet(SheetGame):
         """The roles swap every round."""
         if not rounds:
             return setup.options["first_test_team"]
-        last = rounds[-1].entry["test_team"]
-        return self.TEAMS[1] if last == self.TEAMS[0] else self.TEAMS[0]
+        return self.engine().other_team(rounds[-1].entry["test_team"])
 
     def request(self, setup, before, entry):
         score = dict(before[-1].result["score"]) if before else {t: 0 for t in self.TEAMS}

@@ -426,11 +426,16 @@ def _reveal(state: State) -> State:
     return state
 
 
+def next_storyteller(seating: Sequence, storyteller):
+    """The storyteller passes to the left: the next player in seating order (seats or names)."""
+    seating = list(seating)
+    return seating[(seating.index(storyteller) + 1) % len(seating)]
+
+
 def _next_round(state: State) -> State:
     require(state.phase is not Phase.OVER, "The game is over.")
     require(state.phase is Phase.REVEALED, "Finish this round first: the votes are not all in.")
-    seats = [p.seat for p in state.players]
-    following = seats[(seats.index(state.storyteller) + 1) % len(seats)]
+    following = next_storyteller([p.seat for p in state.players], state.storyteller)
     return replace(
         state,
         phase=Phase.CLAIMING,

@@ -177,13 +177,14 @@ def judge(matching: Mapping[Hashable, Hashable], first_guess: tuple[Hashable, Ha
 def winner_of(score: Mapping[str, int]) -> str | None:
     """The team that has won with this score (at least 4 points and 2 ahead), if any."""
     for team in TEAMS:
-        other = score[_other(team)]
+        other = score[other_team(team)]
         if score[team] >= WIN_POINTS and score[team] - other >= WIN_LEAD:
             return team
     return None
 
 
-def _other(team: str) -> str:
+def other_team(team: str) -> str:
+    """The other team: the roles swap every round."""
     return TEAMS[1] if team == TEAMS[0] else TEAMS[0]
 
 
@@ -225,7 +226,7 @@ def score_round(test_team: str, score: Mapping[str, int], matching: Mapping[str,
                 "The second guess needs another word: that word's marker already lies under the first image.")
         outcome = judge(matching, first, control_word, second)
     by_role = outcome.points
-    control_team = _other(test_team)
+    control_team = other_team(test_team)
     points = {test_team: by_role[TEST], control_team: by_role[CONTROL_TEAM]}
     points = {t: points[t] for t in TEAMS}
     total = {t: score[t] + points[t] for t in TEAMS}
@@ -297,7 +298,7 @@ class Round:
 
     @property
     def control_team(self) -> str:
-        return _other(self.test_team)
+        return other_team(self.test_team)
 
     def visible(self) -> list[int]:
         return [i for i in IMAGE_SLOTS if i != self.hidden]
