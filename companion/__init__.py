@@ -8,7 +8,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from . import api, health, helper_pages, openapi, pages, scoring
+from . import api, health, helper_pages, i18n, openapi, pages, scoring
 from .service import Rooms
 from .storage import open_store
 
@@ -57,6 +57,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.extensions["rooms"] = Rooms(open_store(app.config["DATABASE"]),
                                     idle_hours=float(os.environ.get("COMPANION_ROOM_IDLE_HOURS", "48")))
 
+    i18n.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(scoring.bp)

@@ -8,7 +8,10 @@ from flask import Blueprint, current_app, jsonify, request, url_for
 
 from games.base import HOST, RuleError
 
+from flask_babel import gettext
+
 from . import identity
+from .i18n import LANGUAGES, browser_language, rule_sentence
 from .rooms import new_token, token_hash
 from .service import NoSuchRoom
 from .store import StaleVersion
@@ -33,7 +36,7 @@ def _api_error(error: ApiError):
 
 @bp.errorhandler(RuleError)
 def _rule_error(error: RuleError):
-    return jsonify(error=str(error)), 400
+    return jsonify(error=rule_sentence(str(error))), 400
 
 
 @bp.errorhandler(NoSuchRoom)
@@ -43,19 +46,19 @@ def _no_room(error: NoSuchRoom):
 
 @bp.errorhandler(StaleVersion)
 def _stale(error: StaleVersion):
-    return jsonify(error="The table changed just before your tap; have a look and try again.",
+    return jsonify(error=gettext("The table changed just before your tap; have a look and try again."),
                    version=error.args[0]), 409
 
 
 def no_room_sentence(code: str) -> str:
-    return f"There is no room with the code {code}. Check the code on the host screen."
+    return gettext("There is no room with the code %(code)s. Check the code on the host screen.", code=code)
 
 
 def json_body() -> dict:
     """The request's JSON object, or a sentence saying it could not be read."""
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        raise ApiError(400, "That request could not be read: send a JSON object.")
+        raise ApiError(400, gettext("That request could not be read: send a JSON object."))
     return data
 
 
@@ -74,10 +77,10 @@ def actor_for(room) -> object:
     who = identity.role(room)
     if who is None:
         if identity.presented_token(room.code):
-            raise ApiError(403, "This phone no longer has a seat at this table. Scan the code to join again.")
-        raise ApiError(401, "Join the table first: scan the code on the host screen.")
+            raise ApiError(403, gettext("This phone no longer has a seat at this table. Scan the code to join again."))
+        raise ApiError(401, gettext("Join the table first: scan the code on the host screen."))
     if isinstance(who, tuple):
-        raise ApiError(403, "The host has not let this phone in yet.")
+        raise ApiError(403, gettext("The host has not let this phone in yet."))
     return who
 
 
@@ -98,7 +101,10 @@ def clock():
 @bp.post("/rooms")
 def create_room():
     data = json_body()
-    code, token = rooms().create(data.get("game"), data.get("options"))
+    language = data.get("language")
+    if language is not None and language not in LANGUAGES:
+        raise ApiError(400, gettext("The table can speak English, Italian or Polish."))
+    code, token = rooms().create(data.get("game"), data.get("options"), language or browser_language())
     response = jsonify(code=code, host_token=token, join_url=join_url(code),
                        host_url=url_for("pages.host_key", code=code, token=token, _external=True))
     identity.set_cookie(response, identity.host_cookie(code), token)
@@ -147,12 +153,12 @@ def act(code):
     actor = actor_for(room)
     kind = data.get("type")
     if not isinstance(kind, str) or not kind:
-        raise ApiError(400, "Say what to do: the action needs a type.")
+        raise ApiError(400, gettext("Say what to do: the action needs a type."))
     if kind in ("create", "join", "request"):
-        raise ApiError(400, "That is not something to do during a game.")
+        raise ApiError(400, gettext("That is not something to do during a game."))
     expected = data.pop("version", None)
     if expected is not None and not isinstance(expected, int):
-        raise ApiError(400, "The version must be a whole number.")
+        raise ApiError(400, gettext("The version must be a whole number."))
     room = rooms().act(code, actor, data, expected)
     return room_view_response(room, actor)
 

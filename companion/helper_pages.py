@@ -16,15 +16,18 @@ from werkzeug.datastructures import MultiDict
 
 from games.base import RuleError, require
 
+from flask_babel import gettext, lazy_gettext
+
 from . import identity
 from . import sheets as sheetlib
+from .i18n import rule_sentence
 from .sheets import NoSuchSheet, Sheet, Sheets, StaleSheet
 
 bp = Blueprint("helper", __name__, url_prefix="/score")
 
-STALE = "The sheet changed just before your tap; here it is as it stands now."
-NOT_EDITOR = ("Only the tablet that started this sheet can change it. Open it there, or use the "
-              "link it shows to open the sheet on this screen.")
+STALE = lazy_gettext("The sheet changed just before your tap; here it is as it stands now.")
+NOT_EDITOR = lazy_gettext("Only the tablet that started this sheet can change it. Open it there, or use "
+                          "the link it shows to open the sheet on this screen.")
 MAX_LISTED = 12
 MAX_COOKIES = 40
 TEAM_SLOTS = 8
@@ -42,9 +45,9 @@ def _score_only_games():
 
 @bp.errorhandler(NoSuchSheet)
 def _no_sheet(error):
-    return render_template("message.html", title="No such score sheet",
-                           message=f"There is no score sheet with the code {error}. "
-                                   "Check the address, or start a new sheet."), 404
+    return render_template("message.html", title=gettext("No such score sheet"),
+                           message=gettext("There is no score sheet with the code %(code)s. "
+                                           "Check the address, or start a new sheet.", code=error)), 404
 
 
 @bp.errorhandler(RuleError)
@@ -52,8 +55,9 @@ def _unreadable(error):
     # Refusals of what was entered are caught where they happen; one that reaches here came from
     # replaying a stored sheet that the rules no longer accept.
     current_app.logger.error("a score sheet could not be replayed: %s", error)
-    return render_template("message.html", title="This sheet cannot be read",
-                           message=f"This score sheet could not be read back: {error}"), 500
+    return render_template("message.html", title=gettext("This sheet cannot be read"),
+                           message=gettext("This score sheet could not be read back: %(reason)s",
+                                           reason=rule_sentence(str(error)))), 500
 
 
 def _token(code: str) -> str | None:
@@ -359,8 +363,8 @@ def start():
 @bp.route("/new/<game>", methods=["GET", "POST"])
 def new(game):
     if game not in sheetlib.GAMES:
-        return render_template("message.html", title="Score only",
-                               message="The helper does not score that game."), 404
+        return render_template("message.html", title=gettext("Score only"),
+                               message=gettext("The helper does not score that game.")), 404
     g = sheetlib.GAMES[game]
     if request.method == "GET":
         return render_template("score/new.html", game=g, names=[""] * g.max_players,
@@ -386,7 +390,7 @@ def new(game):
         code, token = store().create(game, players, teams, options)
     except RuleError as error:
         padded = ([n.strip() for n in request.form.getlist("name")] + [""] * g.max_players)[:g.max_players]
-        return render_template("score/new.html", game=g, names=padded, error=str(error),
+        return render_template("score/new.html", game=g, names=padded, error=rule_sentence(str(error)),
                                form_options=request.form, teams=shown, **_setup_context(g)), 400
     response = redirect(url_for("helper.sheet", code=code), code=303)
     _set_cookie(response, code, token)
@@ -452,14 +456,14 @@ def add_round(code):
     except StaleSheet:
         return _sheet_page(store().get(code), 409, notice=STALE)
     except RuleError as error:
-        return _sheet_page(sheet, 400, str(error), values)
+        return _sheet_page(sheet, 400, rule_sentence(str(error)), values)
     return redirect(url_for("helper.sheet", code=sheet.code), code=303)
 
 
 def _round_page(sheet: Sheet, number: int, status=200, error=None, values=None, notice=None):
     if not 1 <= number <= len(sheet.rounds):
-        return render_template("message.html", title="No such round",
-                               message=f"This sheet has no round {number}."), 404
+        return render_template("message.html", title=gettext("No such round"),
+                               message=gettext("This sheet has no round %(number)s.", number=number)), 404
     form = _form(sheet)
     if values is None:
         values = form.values(sheet, sheet.rounds[number - 1].entry)
@@ -485,7 +489,7 @@ def edit_round(code, number):
     except StaleSheet:
         return _round_page(store().get(code), number, 409, notice=STALE)
     except RuleError as error:
-        return _round_page(sheet, number, 400, str(error), values)
+        return _round_page(sheet, number, 400, rule_sentence(str(error)), values)
     return redirect(url_for("helper.sheet", code=sheet.code), code=303)
 
 
@@ -499,7 +503,7 @@ def undo(code):
     except StaleSheet:
         return _sheet_page(store().get(code), 409, notice=STALE)
     except RuleError as error:
-        return _sheet_page(sheet, 400, str(error))
+        return _sheet_page(sheet, 400, rule_sentence(str(error)))
     return redirect(url_for("helper.sheet", code=sheet.code), code=303)
 
 
@@ -508,8 +512,8 @@ def key(code, token):
     """The sheet's editing link: opens it for editing on this device too."""
     sheet = store().get(code)
     if not sheet.is_editor(token):
-        return render_template("message.html", title="Not the editing link",
-                               message="This link does not open this score sheet for editing."), 403
+        return render_template("message.html", title=gettext("Not the editing link"),
+                               message=gettext("This link does not open this score sheet for editing.")), 403
     response = redirect(url_for("helper.sheet", code=sheet.code), code=303)
     _set_cookie(response, sheet.code, token)
     return response

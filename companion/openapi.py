@@ -253,6 +253,9 @@ ROOM_ACTIONS = {
     "dismiss": (_obj({"request": WHOLE}, ["request"]), "Turn a phone's request away."),
     "undo": (_obj({}), "Take back the last game action."),
     "end": (_obj({}), "Close the table for everyone: no action is taken afterwards."),
+    "language": (_obj({"language": {"enum": ["en", "it", "pl"]}}, ["language"]),
+                 "The room's language: the pages' text and, for games with a language option, the "
+                 "card decks (set in the lobby; a phone may choose its own with the tc_lang cookie)."),
 }
 
 
@@ -313,6 +316,7 @@ ROOM_VIEW = _obj({
                  "description": "The host's view: phones asking for a seat."},
     "can_undo": {"type": "boolean"},
     "ended": {"type": "boolean", "description": "The host has closed the table."},
+    "language": {"enum": ["en", "it", "pl"], "description": "The room's language."},
     "pending": {"type": ["string", "null"], "description": "A phone waiting for the host: its name."},
 }, ["version", "code", "game", "title", "phase", "options", "min_players", "max_players", "players",
     "waiting_for"], extra=True, description="What the bearer may see: a seat, the host, or (without a "
@@ -350,7 +354,9 @@ def _room_paths() -> dict:
             "tags": ["rooms"], "operationId": "createRoom", "summary": "Open a room for a game",
             "description": "Answers the host token; the host cookie `tch_<CODE>` is set too.",
             "requestBody": _body(_obj({"game": {"enum": list(OPTIONS)}, "options": {
-                "oneOf": [{"type": "null"}] + [_ref(f"{_name(g)}Options") for g in OPTIONS]}}, ["game"]),
+                "oneOf": [{"type": "null"}] + [_ref(f"{_name(g)}Options") for g in OPTIONS]},
+                "language": {"enum": ["en", "it", "pl"], "description": "The room's language; by default "
+                             "the browser's (Accept-Language), else English."}}, ["game"]),
                 {"game": "dixit", "options": {"end_at_30": True}}),
             "responses": {
                 "201": _json(_obj({"code": {"type": "string"}, "host_token": {"type": "string"},

@@ -17,7 +17,10 @@ from games import GAMES
 from games.base import HOST, RuleError
 from games.inkblots import inkblot_svg
 
+from flask_babel import gettext
+
 from . import identity
+from .i18n import browser_language, rule_sentence
 from .api import join_url, no_room_sentence, normal_code
 from .rooms import new_token, token_hash
 from .service import NoSuchRoom
@@ -33,7 +36,7 @@ def rooms():
 def _no_room(error):
     if request.path.startswith("/api/"):
         return {"error": no_room_sentence(str(error))}, 404
-    return render_template("message.html", title="No such room",
+    return render_template("message.html", title=gettext("No such room"),
                            message=no_room_sentence(str(error))), 404
 
 
@@ -46,9 +49,9 @@ def index():
 def create_room():
     game = request.form.get("game", "")
     try:
-        code, token = rooms().create(game, None)
+        code, token = rooms().create(game, None, browser_language())
     except RuleError as error:
-        return render_template("index.html", games=GAMES, error=str(error)), 400
+        return render_template("index.html", games=GAMES, error=rule_sentence(str(error))), 400
     response = redirect(url_for("pages.host", code=code))
     identity.set_cookie(response, identity.host_cookie(code), token)
     return response
@@ -60,8 +63,8 @@ def host_key(code, token):
     code = normal_code(code)
     room = rooms().get(code)
     if room.role_of(token_hash(token)) != HOST:
-        return render_template("message.html", title="Not the host link",
-                               message="This link does not open the host screen of this room."), 403
+        return render_template("message.html", title=gettext("Not the host link"),
+                               message=gettext("This link does not open the host screen of this room.")), 403
     response = redirect(url_for("pages.host", code=code))
     identity.set_cookie(response, identity.host_cookie(code), token)
     return response
@@ -101,9 +104,9 @@ def host(code):
     code = normal_code(code)
     room = rooms().get(code)
     if identity.role(room, "host") != HOST:
-        return render_template("message.html", title="Host screen",
-                               message="This is the host screen of the room. Open it with the host link, "
-                                       "or join as a player by scanning the code."), 403
+        return render_template("message.html", title=gettext("Host screen"),
+                               message=gettext("This is the host screen of the room. Open it with the host "
+                                               "link, or join as a player by scanning the code.")), 403
     return render_template("host.html", **_live_context(room, HOST))
 
 
@@ -134,7 +137,7 @@ def join(code):
         rooms().act(code, None, {"type": kind, "name": request.form.get("name", ""),
                                  "token": token_hash(token)})
     except RuleError as error:
-        return render_template("join.html", room=room, title=room.engine.TITLE, error=str(error),
+        return render_template("join.html", room=room, title=room.engine.TITLE, error=rule_sentence(str(error)),
                                name=request.form.get("name", "")), 400
     response = redirect(url_for("pages.phone", code=code), code=303)
     identity.set_cookie(response, identity.seat_cookie(code), token)

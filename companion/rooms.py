@@ -15,7 +15,9 @@ from games import GAMES
 from games.base import HOST, Player, RuleError, require
 
 NAME_LIMIT = 24
-HOST_ACTIONS = {"rename", "remove", "reorder", "options", "start", "admit", "dismiss", "undo", "end"}
+HOST_ACTIONS = {"rename", "remove", "reorder", "options", "start", "admit", "dismiss", "undo", "end",
+                "language"}
+LANGUAGES = ("en", "it", "pl")
 
 
 def token_hash(token: str) -> str:
@@ -59,6 +61,7 @@ class Room:
     state: object = None
     moves: tuple = ()  # the game actions since the start: (actor, action, at), for undo
     ended: bool = False
+    language: str = "en"  # the room's language: the pages' text, and the card decks of engines that have one
 
     @property
     def engine(self):
@@ -130,7 +133,20 @@ def apply_entry(room: Room, body: dict, at: float) -> Room:
 
 def _create(room, body, at):
     require(room.version == 0, "This room already exists.")
-    return replace(room, host=body["host"], options=room.engine.normalize_options(body.get("options") or {}))
+    language = body.get("language") if body.get("language") in LANGUAGES else "en"
+    options = dict(body.get("options") or {})
+    if "language" in room.engine.OPTIONS and "language" not in options and "language" in body:
+        options["language"] = language  # the decks follow the room's language unless asked otherwise
+    return replace(room, host=body["host"], options=room.engine.normalize_options(options), language=language)
+
+
+def _language(room, body, at):
+    language = body.get("language")
+    require(language in LANGUAGES, "The table can speak English, Italian or Polish.")
+    options = room.options
+    if not room.started and "language" in room.engine.OPTIONS:
+        options = room.engine.normalize_options({**room.options, "language": language})
+    return replace(room, language=language, options=options)
 
 
 def _join(room, body, at):
@@ -222,7 +238,7 @@ def _end(room, body, at):
 _HANDLERS = {
     "create": _create, "join": _join, "request": _request, "rename": _rename, "remove": _remove,
     "reorder": _reorder, "options": _options, "start": _start, "admit": _admit,
-    "dismiss": _dismiss, "undo": _undo, "end": _end,
+    "dismiss": _dismiss, "undo": _undo, "end": _end, "language": _language,
 }
 
 
@@ -247,6 +263,7 @@ def view(room: Room, viewer) -> dict:
         "min_players": least,
         "max_players": most,
         "ended": room.ended,
+        "language": room.language,
     }
     if room.started:
         seat_viewer = viewer if isinstance(viewer, int) or viewer == HOST else None

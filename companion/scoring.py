@@ -18,6 +18,8 @@ from flask import Blueprint, jsonify, request, url_for
 
 from games.base import RuleError, require
 
+from .i18n import rule_sentence
+
 bp = Blueprint("scoring", __name__, url_prefix="/api/v1/score")
 
 
@@ -155,7 +157,7 @@ def unknown_game_sentence(game: str) -> str:
 
 @bp.errorhandler(RuleError)
 def _rule_error(error: RuleError):
-    return jsonify(error=str(error)), 400
+    return jsonify(error=rule_sentence(str(error))), 400
 
 
 @bp.errorhandler(UnknownGame)

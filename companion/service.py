@@ -39,8 +39,8 @@ class Rooms:
         self._cache_size = cache_size
         self._lock = threading.Lock()
 
-    def create(self, game: str, options: dict | None) -> tuple[str, str]:
-        """Open a room for ``game``; returns its code and the host's token."""
+    def create(self, game: str, options: dict | None, language: str | None = None) -> tuple[str, str]:
+        """Open a room for ``game`` (speaking ``language``); returns its code and the host's token."""
         if game not in GAMES:
             raise RuleError("Pick one of the games on the list.")
         GAMES[game].normalize_options(options or {})
@@ -50,8 +50,10 @@ class Rooms:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if self.store.create_room(code, game):
                 break
-        self._record(code, None, {"type": "create", "host": rooms.token_hash(token),
-                                  "options": options or {}})
+        body = {"type": "create", "host": rooms.token_hash(token), "options": options or {}}
+        if language in rooms.LANGUAGES:
+            body["language"] = language
+        self._record(code, None, body)
         return code, token
 
     def cleanup(self, force: bool = False) -> int:

@@ -24,3 +24,5 @@ def test_the_wheel_carries_templates_static_files_and_card_decks(tmp_path):
     decks = {f"games/{p.relative_to(ROOT / 'games')}" for p in (ROOT / "games" / "content").rglob("*.txt")}
     assert decks <= names
     assert "companion/cli.py" in names
+    for language in ("en", "it", "pl"):  # compiled catalogues: no compile step after pip install
+        assert f"companion/translations/{language}/LC_MESSAGES/messages.mo" in names

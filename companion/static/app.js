@@ -11,6 +11,9 @@
   var timer = null;
   var failures = 0;
   var inFlight = false;
+  // The page's own sentences, in the page's language (the server's sentences come translated).
+  var messages = {};
+  try { messages = JSON.parse(document.body.dataset.messages || "{}"); } catch (e) { messages = {}; }
 
   function say(text, kind) {
     if (!toast) return;
@@ -75,12 +78,12 @@
       body: JSON.stringify(action)
     }).then(function (r) {
       return r.json().then(function (data) {
-        if (!r.ok) say(data.error || "That did not work.");
+        if (!r.ok) say(data.error || messages.failed || "That did not work.");
         poll();
         return data;
       });
     }).catch(function () {
-      say("The table's server cannot be reached. Check the Wi-Fi and try again.");
+      say(messages.offline || "The table's server cannot be reached. Check the Wi-Fi and try again.");
     });
   }
 

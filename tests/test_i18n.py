@@ -1,0 +1,165 @@
+"""Languages: complete catalogues, Polish plurals, the room's language and a phone's own choice."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+from flask_babel import force_locale, ngettext
+
+from companion.i18n import rule_sentence
+
+ROOT = Path(__file__).resolve().parent.parent
+TRANSLATIONS = ROOT / "companion" / "translations"
+LANGUAGES = ("en", "it", "pl")
+
+
+def _ids(catalog):
+    return {m.id if isinstance(m.id, str) else m.id[0] for m in catalog if m.id}
+
+
+def _key(value):
+    return tuple(value) if isinstance(value, (list, tuple)) else value
+
+
+@pytest.fixture(scope="module")
+def extracted(tmp_path_factory):
+    """The messages of the templates and companion/ as they are now (pybabel extract)."""
+    pot = tmp_path_factory.mktemp("pot") / "messages.pot"
+    subprocess.run([sys.executable, "-m", "babel.messages.frontend", "-q", "extract", "-F", "babel.cfg",
+                    "-k", "lazy_gettext", "-k", "N_", "--no-location", "-o", str(pot), "."],
+                   cwd=ROOT, check=True)
+    with open(pot, "rb") as f:
+        return read_po(f)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_catalogue_has_every_message_translated(extracted, language):
+    with open(TRANSLATIONS / language / "LC_MESSAGES" / "messages.po", "rb") as f:
+        catalog = read_po(f)
+    assert _ids(extracted) - _ids(catalog) == set(), "run pybabel update and translate"
+    for message in catalog:
+        if not message.id:
+            continue
+        assert not message.fuzzy, message.id
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(s.strip() for s in strings), message.id
+        assert len(strings) == (catalog.num_plurals if message.pluralizable else 1), message.id
+        for s in strings:  # the same placeholders as the English
+            for placeholder in message.python_format and __import__("re").findall(r"%\(\w+\)[sd]", s) or []:
+                assert placeholder in "".join(message.id if isinstance(message.id, tuple) else (message.id,)), \
+                    (message.id, s)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_compiled_catalogues_match_their_sources(language):
+    folder = TRANSLATIONS / language / "LC_MESSAGES"
+    with open(folder / "messages.po", "rb") as f:
+        po = {_key(m.id): _key(m.string) for m in read_po(f) if m.id}
+    with open(folder / "messages.mo", "rb") as f:
+        mo = {_key(m.id): _key(m.string) for m in read_mo(f) if m.id}
+    assert po == mo, "run pybabel compile -d companion/translations"
+
+
+@pytest.mark.parametrize("count, words", [(1, "1 punkt"), (2, "2 punkty"), (5, "5 punktów"),
+                                          (22, "22 punkty"), (12, "12 punktów"), (25, "25 punktów")])
+def test_polish_points_take_the_right_plural_form(app, count, words):
+    with app.test_request_context("/"), force_locale("pl"):
+        assert ngettext("%(num)d point", "%(num)d points", count) == words
+
+
+def test_italian_and_english_plurals(app):
+    with app.test_request_context("/"):
+        with force_locale("it"):
+            assert ngettext("%(num)d point", "%(num)d points", 1) == "1 punto"
+            assert ngettext("%(num)d point", "%(num)d points", 5) == "5 punti"
+        with force_locale("en"):
+            assert ngettext("%(num)d point", "%(num)d points", 2) == "2 points"
+
+
+def test_engine_sentences_are_translated_at_the_boundary(app):
+    with app.test_request_context("/"), force_locale("pl"):
+        assert rule_sentence("You can't vote for your own card.") == "Nie możesz głosować na własną kartę."
+        assert rule_sentence("Someone else has already claimed position 3.") == \
+            "Ktoś inny już wskazał miejsce 3."
+        assert rule_sentence("A sentence nobody translated.") == "A sentence nobody translated."
+
+
+def test_the_home_page_follows_the_browser_language(client):
+    assert "Otwórz stół: Dixit" in client.get("/", headers={"Accept-Language": "pl,en;q=0.5"}).text
+    assert "Apri un tavolo di Dixit" in client.get("/", headers={"Accept-Language": "it-IT"}).text
+    page = client.get("/", headers={"Accept-Language": "de"}).text
+    assert "Open a Dixit table" in page and '<html lang="en">' in page
+
+
+def test_a_room_takes_the_host_browser_language_and_the_host_can_change_it(table, app):
+    client = app.test_client(use_cookies=False)
+    created = client.post("/api/v1/rooms", json={"game": "dixit"}, headers={"Accept-Language": "it"}).get_json()
+    view = client.get(f"/api/v1/rooms/{created['code']}").get_json()
+    assert view["language"] == "it"
+
+    t = table(start=False)
+    assert t.view("host")["language"] == "en"
+    t.act("host", "language", language="pl")
+    assert t.view("host")["language"] == "pl"
+    assert "Ann" in t.view("Ann")["players"][0]["name"]
+    # Only the host chooses it, and only among the three.
+    refused = t.act("Ann", "language", expect=400, language="it")
+    assert refused["error"] == "Tylko gospodarz może to zrobić."
+    assert t.act("host", "language", expect=400, language="de")["error"] == \
+        "Stół może mówić po angielsku, włosku lub polsku."
+
+
+def test_the_room_language_switches_the_pages_and_the_api_sentences(table, app):
+    t = table(start=True)
+    t.act("host", "language", language="pl")
+    client = app.test_client()
+    client.set_cookie(f"tc_seat_{t.code}", t.tokens["Ben"])  # overwritten below if the name differs
+    # The phone's page in the room's language (cookie-less: bearer token).
+    phone = app.test_client(use_cookies=False)
+    headers = {"Authorization": f"Bearer {t.tokens['Ben']}"}
+    page = phone.get(f"/p/{t.code}/live", headers={**headers, "Accept-Language": "en"}).text
+    assert "Gdzie jest twoja karta?" in page
+    assert "0 punktów" in page
+    # An API error sentence in the room's language, whatever the browser says.
+    response = phone.post(f"/api/v1/rooms/{t.code}/actions", json={"type": "vote", "position": 1},
+                          headers={**headers, "Accept-Language": "en"})
+    assert response.status_code == 400
+    assert response.get_json()["error"] != "" and response.get_json()["error"].isascii() is False
+    host = phone.get(f"/host/{t.code}/live", headers={"Authorization": f"Bearer {t.host_token}",
+                                                    "X-Companion-Role": "host"}).text
+    assert "jest narratorem" in host and "Jak grać z aplikacją" in host
+    # No such room: the browser's language.
+    missing = phone.get("/api/v1/rooms/ZZZZ", headers={"Accept-Language": "it"})
+    assert missing.status_code == 404 and "Non c'è nessuna stanza" in missing.get_json()["error"]
+
+
+def test_a_phone_can_choose_its_own_language(table, app):
+    t = table(start=True)
+    t.act("host", "language", language="pl")
+    phone = app.test_client(use_cookies=False)
+    headers = {"Authorization": f"Bearer {t.tokens['Ben']}", "Cookie": "tc_lang=it"}
+    assert "Dov'è la tua carta?" in phone.get(f"/p/{t.code}/live", headers=headers).text
+    response = phone.post(f"/api/v1/rooms/{t.code}/actions", json={"type": "vote", "position": 1},
+                          headers=headers)
+    assert response.status_code == 400 and response.get_json()["error"].startswith(("Prima", "Aspetta"))
+    # The switcher sets the cookie and comes back to the same page; "auto" goes back to the room's.
+    client = app.test_client()
+    chosen = client.get(f"/language/it?next=/p/{t.code}")
+    assert chosen.status_code == 303 and chosen.headers["Location"] == f"/p/{t.code}"
+    assert "tc_lang=it" in chosen.headers["Set-Cookie"]
+    assert client.get("/language/it?next=https://evil.example/").headers["Location"] == "/"
+    assert "tc_lang=;" in client.get("/language/auto?next=/").headers["Set-Cookie"]
+
+
+@pytest.mark.parametrize("game", ["rorschach", "doodles", "inkling"])
+def test_the_decks_follow_the_room_language(table, game):
+    players = ("Ann", "Ben", "Cat", "Dan")
+    t = table(game=game, players=players, start=False)
+    assert t.view("host")["options"]["language"] == "en"
+    t.act("host", "language", language="pl")
+    assert t.view("host")["options"]["language"] == "pl"

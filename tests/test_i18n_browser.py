@@ -1,0 +1,76 @@
+"""A Dixit round in a Polish room with one phone in Italian, in Debian's chromium."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import HOST, PHONE, Shots
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_dixit_round_with_the_room_in_polish_and_one_phone_in_italian(server, browser):
+    shot = Shots()
+    host = browser.new_context(**HOST).new_page()
+    host.goto(server.url + "/")
+    host.get_by_role("button", name="Open a Dixit table").click()
+    host.wait_for_selector(".qr-box img")
+    code = host.inner_text(".qr-box .code").strip()
+    host.get_by_role("button", name="Polski").click()
+    host.wait_for_selector("text=Dixit: kto gra?")
+    assert host.get_attribute("html", "lang") == "en"  # the page itself was served before the change
+    host.reload()
+    assert host.get_attribute("html", "lang") == "pl"
+
+    phones = {}
+    for name in ("Ann", "Ben", "Cat", "Dan"):
+        phone = browser.new_context(**PHONE).new_page()
+        phone.goto(f"{server.url}/j/{code}")
+        if name == "Cat":
+            phone.get_by_role("link", name="IT").click()
+            phone.wait_for_selector("text=Prendi posto")
+            phone.fill("#name", name)
+            phone.get_by_role("button", name="Entra").click()
+            phone.wait_for_selector("text=Sei dentro!")
+        else:
+            phone.wait_for_selector("text=Zajmij miejsce")
+            phone.fill("#name", name)
+            phone.get_by_role("button", name="Dołącz").click()
+            phone.wait_for_selector("text=Jesteś w grze!")
+        phones[name] = phone
+    host.wait_for_selector(".seats li >> text=Dan")
+    assert "4 osoby dołączyły" in host.inner_text("#live")
+    shot(host, "i18n-host-1-lobby-pl")
+    shot(phones["Cat"], "i18n-phone-1-lobby-it")
+
+    host.get_by_role("button", name="Rozpocznij grę").click()
+    host.wait_for_selector("text=Ann jest narratorem")
+    host.locator("details.how-to summary").click()
+    assert "Rozdajcie po 6 kart" in host.inner_text("details.how-to")
+    shot(host, "i18n-host-2-claiming-pl")
+    phones["Cat"].wait_for_selector("text=Dov'è la tua carta?")
+    phones["Ben"].wait_for_selector("text=Gdzie jest twoja karta?")
+    for name, position in {"Ann": 2, "Ben": 1, "Cat": 3, "Dan": 4}.items():
+        phones[name].locator(".pad button", has_text=str(position)).first.click()
+    host.wait_for_selector("text=Która karta należy do: Ann?")
+    phones["Cat"].wait_for_selector("text=Qual è la carta di Ann?")
+    shot(phones["Cat"], "i18n-phone-2-vote-it")
+
+    # A refused vote comes back as an Italian sentence on Cat's phone (its own card is disabled,
+    # so ask the server directly from the page, as the page's script does).
+    error = phones["Cat"].evaluate(
+        """url => fetch(url, {method: 'POST', headers: {'Content-Type': 'application/json',
+            'X-Companion-Role': 'seat'}, body: JSON.stringify({type: 'vote', position: 3})})
+            .then(r => r.json()).then(d => d.error)""", f"{server.url}/api/v1/rooms/{code}/actions")
+    assert error == "Non puoi votare la tua carta."
+
+    for name, position in {"Ben": 2, "Cat": 1, "Dan": 2}.items():
+        phones[name].locator(".pad button", has_text=str(position)).first.click()
+    host.wait_for_selector("text=Odkrycie kart")
+    shot(host, "i18n-host-3-reveal-pl")
+    phones["Ben"].wait_for_selector("text=W tej rundzie zdobywasz")
+    assert "4 punkty" in phones["Ben"].inner_text(".mine")
+    phones["Cat"].wait_for_selector("text=In questo round hai fatto")
+    assert "punt" in phones["Cat"].inner_text(".mine")
+    shot(phones["Ben"], "i18n-phone-3-reveal-pl")
+    shot(phones["Cat"], "i18n-phone-4-reveal-it")
