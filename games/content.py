@@ -11,6 +11,7 @@ from functools import lru_cache
 from importlib import resources
 
 DEFAULT_LANGUAGE = "en"
+LANGUAGES = ("en", "it", "pl")  # every deck is written in each of these
 
 
 @lru_cache(maxsize=None)

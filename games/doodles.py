@@ -64,7 +64,7 @@ from games.base import HOST, TABLE, Player, RuleError, require, rng_for, seat_of
 
 NAME = "doodles"
 TITLE = "Doodles"
-LANGUAGES = ("en", "it", "pl")
+LANGUAGES = content.LANGUAGES
 OPTIONS = {
     "rounds": 8,
     "subject_cards": "virtual",

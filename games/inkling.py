@@ -68,7 +68,7 @@ from games.base import HOST, TABLE, Player, RuleError, require, rng_for, seat_of
 
 NAME = "inkling"
 TITLE = "Inkling"
-LANGUAGES = ("en", "it", "pl")
+LANGUAGES = content.LANGUAGES
 OPTIONS = {"ink_cards": "physical", "language": "en"}
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 ROUNDS = 3

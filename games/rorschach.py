@@ -60,6 +60,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from games import content
 from games.base import HOST, Player, RuleError, player_list, require, rng_for, seat_of
 from games.content import deck
 
@@ -200,8 +201,7 @@ def normalize_options(options: Mapping | None) -> dict:
     require(isinstance(after, int) and not isinstance(after, bool) and 1 <= after <= 10,
             "Speed rounds start after 1 to 10 rounds without a token.")
     language = result["language"]
-    require(isinstance(language, str) and 2 <= len(language) <= 8 and language.replace("-", "").isalpha(),
-            "The language is a short code such as en, it or pl.")
+    require(language in content.LANGUAGES, "The cards are available in English, Italian and Polish.")
     return result
 
 

@@ -71,6 +71,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from games import content
 from games.base import HOST, Player, RuleError, player_list, require, rng_for, seat_of
 from games.content import deck
 
@@ -258,8 +259,7 @@ def normalize_options(options: Mapping | None) -> dict:
     require(result["cards"] in ("virtual", "physical"), "The option cards must be one of: virtual, physical.")
     require(result["first_test_team"] in TEAMS, "The first test team is black or white.")
     language = result["language"]
-    require(isinstance(language, str) and 2 <= len(language) <= 8 and language.replace("-", "").isalpha(),
-            "The language is a short code such as en, it or pl.")
+    require(language in content.LANGUAGES, "The cards are available in English, Italian and Polish.")
     teams = result["teams"]
     if teams is not None:
         require(isinstance(teams, Mapping) and set(teams) == set(TEAMS)

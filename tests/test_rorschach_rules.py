@@ -376,7 +376,8 @@ def test_options_have_defaults():
     ({"rotating_blots": "sometimes"}, "off, host, auto"),
     ({"speed_after": 0}, "1 to 10"),
     ({"speed_after": "2"}, "1 to 10"),
-    ({"language": 3}, "language"),
+    ({"language": 3}, "English, Italian and Polish"),
+    ({"language": "de"}, "English, Italian and Polish"),
 ])
 def test_unusable_options_are_refused(options, message):
     with pytest.raises(RuleError, match=message):
