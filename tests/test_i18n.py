@@ -163,3 +163,56 @@ def test_the_decks_follow_the_room_language(table, game):
     assert t.view("host")["options"]["language"] == "en"
     t.act("host", "language", language="pl")
     assert t.view("host")["options"]["language"] == "pl"
+
+
+def _phone_page(app, t, name, path="live"):
+    phone = app.test_client(use_cookies=False)
+    return phone.get(f"/p/{t.code}/{path}", headers={"Authorization": f"Bearer {t.tokens[name]}"}).text
+
+
+def _host_page(app, t):
+    client = app.test_client(use_cookies=False)
+    return client.get(f"/host/{t.code}/live", headers={"Authorization": f"Bearer {t.host_token}",
+                                                      "X-Companion-Role": "host"}).text
+
+
+def test_rorschach_pages_speak_polish(table, app):
+    t = table(game="rorschach", players=("Ann", "Ben", "Cat", "Dan"), start=False)
+    t.act("host", "language", language="pl")
+    t.act("host", "start")
+    assert "Posłuchaj karty z pytaniem" in _phone_page(app, t, "Ann") or \
+        "Dotknij plamy, która najlepiej odpowiada." in _phone_page(app, t, "Ann")
+    assert "Kto już wybrał" in _host_page(app, t)
+
+
+def test_doodles_pages_speak_italian(table, app):
+    t = table(game="doodles", players=("Ann", "Ben", "Cat", "Dan"), start=False)
+    t.act("host", "language", language="it")
+    t.act("host", "start")
+    assert "Solo tu puoi vederlo." in _phone_page(app, t, "Ben")
+    assert "Avvia la clessidra" in _host_page(app, t)
+
+
+def test_inkling_pages_speak_polish(table, app):
+    t = table(game="inkling", players=("Ann", "Ben", "Cat", "Dan"), start=False)
+    t.act("host", "language", language="pl")
+    t.act("host", "start")
+    assert "Twoja karta ze słowami" in _phone_page(app, t, "Cat")
+    assert "Ułóżcie karty atramentu" in _host_page(app, t)
+
+
+def test_an_engine_error_of_doodles_comes_back_translated(table, app):
+    t = table(game="doodles", players=("Ann", "Ben", "Cat", "Dan"), start=False)
+    t.act("host", "language", language="pl")
+    t.act("host", "start")
+    ben = next(p["seat"] for p in t.view("host")["players"] if p["name"] == "Ben")
+    refused = t.act("Ben", "vote", expect=400, artist=ben, subject=1)
+    assert refused["error"] == "Nie możesz głosować na własny rysunek."
+
+
+def test_formatted_engine_sentences_of_the_new_games(app):
+    with app.test_request_context("/"), force_locale("it"):
+        assert rule_sentence("There is no blot number 9 on the table.") == \
+            "Sul tavolo non c'è la macchia numero 9."
+        assert rule_sentence("You have used all 7 guesses for Ben.") == \
+            "Hai usato tutti i 7 tentativi per Ben."

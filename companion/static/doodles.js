@@ -8,6 +8,11 @@
   var downFor = {};         // deadlines already announced (sound, pencils_down)
   var audio = null;
 
+  // The page's own sentences, in the page's language (base.html's data-messages).
+  function message(key, fallback) {
+    try { return JSON.parse(body.dataset.messages || "{}")[key] || fallback; } catch (e) { return fallback; }
+  }
+
   function post(action) {
     return fetch(body.dataset.actions, {
       method: "POST", credentials: "same-origin",
@@ -17,7 +22,7 @@
       return r.json().then(function (data) {
         if (!r.ok) {
           var toast = document.getElementById("toast");
-          if (toast) { toast.textContent = data.error || "That did not work."; toast.className = "toast show error";
+          if (toast) { toast.textContent = data.error || message("failed", "That did not work."); toast.className = "toast show error";
             setTimeout(function () { toast.className = "toast"; }, 5000); }
         }
         return data;
@@ -78,7 +83,7 @@
       hg.classList.toggle("hurry", left > 0 && left <= 5);
       if (left <= 0) {
         hg.classList.add("down");
-        label.textContent = "Pencils down!";
+        label.textContent = hg.dataset.downLabel || "Pencils down!";
         Array.prototype.forEach.call(document.querySelectorAll(".after-time[hidden]"), function (el) { el.hidden = false; });
         var canvas = document.querySelector("[data-canvas]");
         if (canvas) canvas.classList.add("closed");
@@ -138,7 +143,7 @@
       sendTimer = setTimeout(function () {
         post({ type: "doodle", doodle: strokes }).then(function (d) {
           var s = wrap.querySelector("[data-canvas-state]");
-          if (s && !d.error) s.textContent = "Saved";
+          if (s && !d.error) s.textContent = wrap.dataset.savedLabel || "Saved";
         });
       }, 400);
     }

@@ -4,6 +4,11 @@
   "use strict";
   var body = document.body;
 
+  // The page's own sentences, in the page's language (base.html's data-messages).
+  function message(key, fallback) {
+    try { return JSON.parse(body.dataset.messages || "{}")[key] || fallback; } catch (e) { return fallback; }
+  }
+
   function say(text) {
     var toast = document.getElementById("toast");
     if (!toast) return;
@@ -18,11 +23,11 @@
       body: JSON.stringify(action)
     }).then(function (r) {
       return r.json().then(function (data) {
-        if (!r.ok) say(data.error || "That did not work.");
+        if (!r.ok) say(data.error || message("failed", "That did not work."));
         return { ok: r.ok, data: data };
       });
     }).catch(function () {
-      say("The table's server cannot be reached. Check the Wi-Fi and try again.");
+      say(message("offline", "The table's server cannot be reached. Check the Wi-Fi and try again."));
       return { ok: false };
     });
   }
@@ -93,7 +98,7 @@
       post({ type: "arrange", cards: cards });
     } else if (mode === "put_back") {
       var chosen = hand.querySelectorAll(".chosen");
-      if (!card.classList.contains("chosen") && chosen.length >= 2) { say("You can put back at most 2 ink cards."); return; }
+      if (!card.classList.contains("chosen") && chosen.length >= 2) { say(hand.dataset.tooMany || "You can put back at most 2 ink cards."); return; }
       card.classList.toggle("chosen");
       picked = Array.prototype.map.call(hand.querySelectorAll(".chosen"), function (b) { return b.dataset.card; });
       card.setAttribute("aria-pressed", card.classList.contains("chosen") ? "true" : "false");

@@ -31,9 +31,11 @@
     button.disabled = !ready;
     button.dataset.action = JSON.stringify({ type: "match", matching: matching });
     if (hint) {
+      // The sentences come translated from the page (data-ready, data-missing).
+      var list = chosen.map(function (k) { return k + " → " + matching[k]; }).join(", ");
       hint.textContent = ready
-        ? "Ready: " + chosen.map(function (k) { return k + " → " + matching[k]; }).join(", ") + "."
-        : (count - chosen.length) + " image" + (count - chosen.length === 1 ? "" : "s") + " still without a word.";
+        ? (form.dataset.ready || "Ready: {list}.").replace("{list}", list)
+        : (form.dataset.missing || "Images still without a word: {count}.").replace("{count}", String(count - chosen.length));
     }
     try { sessionStorage.setItem(storeKey(form), JSON.stringify(matching)); } catch (e) { /* private mode */ }
   }
