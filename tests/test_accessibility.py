@@ -266,6 +266,22 @@ def test_a_keyboard_press_on_a_focused_host_button_acts(server, browser):
     host.wait_for_selector("text=is the storyteller")
 
 
+def test_keyboard_focus_stays_on_the_same_control_when_the_screen_updates(server, browser):
+    room = Room(server)
+    room.act("host", "start")
+    for position, name in enumerate(NAMES, start=1):
+        room.act(name, "claim", position=position)
+    phone = room.open_phone(browser, "Ben")
+    phone.wait_for_selector(".pad button")
+    vote = phone.locator(".pad button", has_text="1").first
+    vote.focus()
+    phone.keyboard.press("Enter")
+    phone.wait_for_selector(".pad button.chosen")
+    # The screen was re-rendered with the vote; focus is back on the button that was pressed.
+    assert phone.evaluate("document.activeElement.classList.contains('chosen')")
+    assert phone.evaluate("document.activeElement.textContent.trim()").startswith("1")
+
+
 # ---------------------------------------------------------------- sizes: across a table, and in a hand
 
 SMALLEST_TEXT = """(root) => {

@@ -47,10 +47,15 @@
         if (html !== null) {
           var before = live.querySelector("[data-phase]");
           var phase = before ? before.dataset.phase : null;
+          var focused = focusKey(document.activeElement);
           live.innerHTML = html;
           var after = live.querySelector("[data-phase]");
-          // A new phase is a new screen: show it from the top.
-          if (after && after.dataset.phase !== phase) window.scrollTo(0, 0);
+          if (after && after.dataset.phase !== phase) {
+            // A new phase is a new screen: show it from the top, and tell a screen reader its title.
+            window.scrollTo(0, 0);
+            announce(live.querySelector("h1, h2, .phase-title, .ask"));
+          }
+          restoreFocus(focused);
           live.dispatchEvent(new CustomEvent("live:update", { bubbles: true }));
         }
       })
@@ -62,6 +67,26 @@
         inFlight = false;
         schedule(failures ? Math.min(5000, pollMs * (failures + 1)) : pollMs);
       });
+  }
+
+  // The live region is replaced wholesale; keep keyboard focus on the same control when it is
+  // still there, so a keyboard user is not thrown back to the top after every update.
+  function focusKey(el) {
+    if (!el || !live.contains(el)) return null;
+    if (el.id) return "#" + CSS.escape(el.id);
+    if (el.dataset.action) return '[data-action="' + CSS.escape(el.dataset.action) + '"]';
+    return null;
+  }
+
+  function restoreFocus(key) {
+    if (!key) return;
+    var el = live.querySelector(key);
+    if (el) el.focus({ preventScroll: true });
+  }
+
+  var status = document.getElementById("announce");
+  function announce(heading) {
+    if (status && heading) status.textContent = heading.textContent.replace(/\s+/g, " ").trim();
   }
 
   function currentVersion() {
