@@ -7,6 +7,7 @@ import secrets
 from pathlib import Path
 
 from flask import Flask
+from flask.sessions import SecureCookieSessionInterface
 
 from . import api, health, helper_pages, i18n, openapi, pages, scoring
 from .service import Rooms
@@ -36,6 +37,16 @@ def _secret_key(instance: Path) -> str:
     return path.read_text().strip()
 
 
+class NoSessions(SecureCookieSessionInterface):
+    """The app keeps no cookie session (identity is the rooms' tokens): skip that work per request."""
+
+    def open_session(self, app, request):
+        return self.null_session_class()
+
+    def save_session(self, app, session, response):
+        return None
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """The app factory: configuration from the environment (or ``test_config``), then blueprints."""
     instance = Path(os.environ.get("COMPANION_INSTANCE", Path.cwd() / "instance")).resolve()
@@ -54,6 +65,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax")
 
+    app.session_interface = NoSessions()
     app.extensions["rooms"] = Rooms(open_store(app.config["DATABASE"]),
                                     idle_hours=float(os.environ.get("COMPANION_ROOM_IDLE_HOURS", "48")))
 
