@@ -21,6 +21,7 @@ from flask_babel import gettext, lazy_gettext
 from . import identity
 from . import sheets as sheetlib
 from .i18n import rule_sentence
+from .rule_sentences import N_
 from .sheets import NoSuchSheet, Sheet, Sheets, StaleSheet
 
 bp = Blueprint("helper", __name__, url_prefix="/score")
@@ -35,6 +36,12 @@ TEAM_SLOTS = 8
 
 def store() -> Sheets:
     return Sheets(current_app.extensions["rooms"].store)
+
+
+@bp.context_processor
+def _sentences():
+    # Sentences kept in English on the sheet (its undo label) said in the page's language.
+    return {"say": rule_sentence}
 
 
 @bp.app_context_processor
@@ -117,17 +124,17 @@ class DixitForm:
     def parse(self, sheet: Sheet, form: MultiDict) -> tuple[dict, dict]:
         setup = sheet.setup
         values: dict[str, Any] = {"storyteller": None, "cards": {}, "votes": {}}
-        teller = _player(setup, form.get("storyteller"), "Choose the storyteller from the players.")
+        teller = _player(setup, form.get("storyteller"), N_("Choose the storyteller from the players."))
         values["storyteller"] = None if teller is None else setup.players.index(teller)
         for i in range(len(setup.players)):
-            picked = [_number(v, "A card position is a whole number.") for v in form.getlist(f"card{i}")]
+            picked = [_number(v, N_("A card position is a whole number.")) for v in form.getlist(f"card{i}")]
             picked = [p for p in picked if p is not None]
             if picked:
                 values["cards"][i] = picked
-            vote = _number(form.get(f"vote{i}"), "A vote is a card position, a whole number.")
+            vote = _number(form.get(f"vote{i}"), N_("A vote is a card position, a whole number."))
             if vote is not None and setup.players[i] != teller:
                 values["votes"][i] = vote
-        require(teller is not None, "Choose the storyteller.")
+        require(teller is not None, N_("Choose the storyteller."))
         two = self.context(sheet, values)["two_cards"]
         cards = {setup.players[i]: (p if two and setup.players[i] != teller or len(p) > 1 else p[0])
                  for i, p in values["cards"].items()}
@@ -153,7 +160,7 @@ class RorschachForm:
     def parse(self, sheet, form):
         choices = {}
         for i in range(len(sheet.players)):
-            blot = _number(form.get(f"blot{i}"), "A blot is picked by its number.")
+            blot = _number(form.get(f"blot{i}"), N_("A blot is picked by its number."))
             if blot is not None:
                 choices[i] = blot
         return ({"choices": {sheet.players[i]: b for i, b in choices.items()}}, {"choices": choices})
@@ -189,19 +196,19 @@ class RorschachTeamsForm:
                    "first_word": self.WORDS, "second_word": self.WORDS, "control_word": self.WORDS}
         for key in self.FIELDS:
             value = form.get(key) or None
-            require(value is None or value in allowed[key], "Choose from the buttons shown.")
+            require(value is None or value in allowed[key], N_("Choose from the buttons shown."))
             values[key] = value
         for image in self.IMAGES:
             word = form.get(f"match{image}") or None
-            require(word is None or word in self.WORDS + ("hidden",), "Choose from the buttons shown.")
+            require(word is None or word in self.WORDS + ("hidden",), N_("Choose from the buttons shown."))
             if word:
                 values["matching"][image] = word
-        require(values["test_team"] is not None, "Choose the test team.")
+        require(values["test_team"] is not None, N_("Choose the test team."))
         require(values["first_image"] and values["first_word"],
-                "Enter the test team's guess: an image and a word.")
-        require(values["control_word"], "Enter the control team's word.")
+                N_("Enter the test team's guess: an image and a word."))
+        require(values["control_word"], N_("Enter the control team's word."))
         require(bool(values["second_image"]) == bool(values["second_word"]),
-                "Enter the second guess's image and its word, or neither.")
+                N_("Enter the second guess's image and its word, or neither."))
         entry = {
             "test_team": values["test_team"],
             "matching": {i: w for i, w in values["matching"].items() if w != "hidden"},
@@ -232,7 +239,7 @@ class DoodlesForm:
     def parse(self, sheet, form):
         players = sheet.players
         subjects, votes = {}, {}
-        sentence = "A word is chosen by its number: 1, 2 or 3."
+        sentence = N_("A word is chosen by its number: 1, 2 or 3.")
         for a in range(len(players)):
             subject = _number(form.get(f"subject{a}"), sentence)
             if subject is not None:
@@ -292,10 +299,10 @@ class InklingForm:
             guessing, made = {}, {}
             for i, name in enumerate(players):
                 for k, side in enumerate(self.SIDES):
-                    score = _number(form.get(f"g{i}_{side}"), "A guessing score is a whole number.")
+                    score = _number(form.get(f"g{i}_{side}"), N_("A guessing score is a whole number."))
                     if score is not None:
                         guessing[(i, side)] = score
-                count = _number((form.get(f"made{i}") or "").strip(), "A number of guesses is a whole number.")
+                count = _number((form.get(f"made{i}") or "").strip(), N_("A number of guesses is a whole number."))
                 if count is not None:
                     made[i] = count
             values = {"mode": mode, "guessing": guessing, "made": made}
@@ -305,7 +312,7 @@ class InklingForm:
                 for i, name in enumerate(players)}}
             if made:
                 require(len(made) == len(players),
-                        "Give how many guesses every player wrote, or leave them all empty.")
+                        N_("Give how many guesses every player wrote, or leave them all empty."))
                 entry["guesses_made"] = {players[i]: c for i, c in made.items()}
             return entry, values
         slots = game.engine().CLUE_VALUES

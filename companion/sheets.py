@@ -30,6 +30,8 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
+from flask_babel import gettext, ngettext
+
 from games.base import RuleError, require
 
 from . import scoring
@@ -197,8 +199,8 @@ class SheetGame:
 
     def summary(self, setup: Setup, rnd: Round) -> str:
         """One line saying what the round gave each side."""
-        return " · ".join(f"{side} {points:+d}" if points else f"{side} 0"
-                          for side, points in rnd.points.items())
+        return " · ".join(f"{self.side_label(setup, side)} {points:+d}" if points
+                          else f"{self.side_label(setup, side)} 0" for side, points in rnd.points.items())
 
     def csv_head(self, setup: Setup) -> list[str]:
         return ["round"] + self.sides(setup)
@@ -213,6 +215,14 @@ class SheetGame:
 def _and(names: Sequence[str]) -> str:
     names = list(names)
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _said_and(names: Sequence[str]) -> str:
+    """Names joined for the page, in the page's language (``_and`` keeps stored sentences English)."""
+    names = list(names)
+    if len(names) == 1:
+        return names[0]
+    return gettext("%(names)s and %(last)s", names=", ".join(names[:-1]), last=names[-1])
 
 
 def _add(totals: Mapping[str, int], points: Mapping[str, int]) -> dict[str, int]:
@@ -264,11 +274,11 @@ class DixitSheet(SheetGame):
         card = card[0] if isinstance(card, list) else card
         found = [n for n, k in rnd.entry["votes"].items() if k == card]
         if not found:
-            said = f"Nobody found {teller}'s card."
+            said = gettext("Nobody found %(name)s's card.", name=teller)
         elif len(found) == len(setup.players) - 1:
-            said = f"Everyone found {teller}'s card."
+            said = gettext("Everyone found %(name)s's card.", name=teller)
         else:
-            said = f"{_and(found)} found {teller}'s card."
+            said = gettext("%(names)s found %(name)s's card.", names=_said_and(found), name=teller)
         return f"{said} {super().summary(setup, rnd)}"
 
     def csv_head(self, setup):
@@ -331,10 +341,11 @@ class RorschachSheet(SheetGame):
         for name in setup.players:
             gained = rnd.result["gained"][name]
             if gained == [name]:
-                said.append(f"{name} took their own colour")
+                said.append(gettext("%(name)s took their own colour", name=name))
             elif gained:
-                said.append(f"{name} took {_and(gained)}'s colour" + ("s" if len(gained) > 1 else ""))
-        return ("; ".join(said) + ".") if said else "Nobody took a token."
+                said.append(ngettext("%(name)s took %(owners)s's colour", "%(name)s took %(owners)s's colours",
+                                     len(gained), name=name, owners=_said_and(gained)))
+        return ("; ".join(said) + ".") if said else gettext("Nobody took a token.")
 
     def csv_head(self, setup):
         return ["round"] + [f"{name} picked" for name in setup.players] + [
@@ -376,13 +387,14 @@ class RorschachTeamsSheet(SheetGame):
         return list(self.TEAMS)
 
     def side_label(self, setup, side):
-        return side.capitalize()
+        # The teams as the pages name them; the CSV export keeps "black" and "white".
+        return {"black": gettext("Black"), "white": gettext("White")}.get(side, side)
 
     def detail(self, setup, rnd):
-        return rnd.entry["test_team"].capitalize()
+        return self.side_label(setup, rnd.entry["test_team"])
 
     def winner_labels(self, setup, winners):
-        return [f"{team.capitalize()} ({_and(self.members(setup, team))})" for team in winners]
+        return [f"{self.side_label(setup, team)} ({_said_and(self.members(setup, team))})" for team in winners]
 
     def members(self, setup: Setup, team: str) -> list[str]:
         return [n for n in setup.players if setup.teams[n] == team]
@@ -417,9 +429,8 @@ class RorschachTeamsSheet(SheetGame):
         return [rounds[-1].result["winner"]]
 
     def summary(self, setup, rnd):
-        test = rnd.entry["test_team"]
-        return f"{test.capitalize()} tested. " + " · ".join(
-            f"{t.capitalize()} {p:+d}" if p else f"{t.capitalize()} 0" for t, p in rnd.points.items())
+        test = self.side_label(setup, rnd.entry["test_team"])
+        return gettext("%(team)s tested.", team=test) + " " + super().summary(setup, rnd)
 
     def csv_head(self, setup):
         return ["round", "test team", "black", "white"]

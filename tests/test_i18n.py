@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -216,3 +218,78 @@ def test_formatted_engine_sentences_of_the_new_games(app):
             "Sul tavolo non c'è la macchia numero 9."
         assert rule_sentence("You have used all 7 guesses for Ben.") == \
             "Hai usato tutti i 7 tentativi per Ben."
+
+
+def _rt_pages(app, t, names):
+    return {"host": _host_page(app, t), **{n: _phone_page(app, t, n) for n in names}}
+
+
+def test_rorschach_teams_pages_speak_polish(table, app):
+    t = table(game="rorschach-teams", players=("Ann", "Ben", "Cat", "Dan"), start=False)
+    t.act("host", "language", language="pl")
+    lobby = _host_page(app, t)
+    assert "Drużyna czarnych · 2" in lobby and "Black team" not in lobby
+    t.act("host", "start")
+    view = t.view("host")
+    control = view["control_team"]
+    subject = view["test_subject_name"]
+    shown = _rt_pages(app, t, ("Ann", "Ben", "Cat", "Dan"))
+    assert "zakryjcie jeden obrazek" in shown["host"] and "Tabela punktacji" in shown["host"]
+    assert "Wiersz" in shown["host"] and "Drużyna białych" in shown["host"]
+    # A control-team phone hides an image; the test subject is told what comes next.
+    hider = next(n for n in ("Ann", "Ben", "Cat", "Dan")
+                 if n in view["teams"][control]["names"])
+    assert "Zakryjcie jeden obrazek" in shown[hider]
+    assert "Zakryć obrazek 1? Tego nie można cofnąć." in shown[hider]
+    assert "w tajemnicy, na tym telefonie" in shown[subject]
+    t.act(hider, "hide", image=4)
+    page = _phone_page(app, t, subject)
+    # The matching form carries its hint sentences for rorschach.js, translated.
+    assert 'data-ready="Gotowe: {list}."' in page and 'data-missing="Obrazki wciąż bez słowa: {count}."' in page
+    assert "Przypisz każdemu obrazkowi inne słowo" in page and "Połóż moje znaczniki" in page
+    assert "Place my markers" not in page and "Hide image" not in page
+
+
+def test_the_score_only_start_page_speaks_italian(client):
+    page = client.get("/score", headers={"Accept-Language": "it"}).text
+    assert "Solo punteggio" in page and "Inizia un foglio punti" in page
+    assert "Start a score sheet" not in page
+    new = client.get("/score/new/dixit", headers={"Accept-Language": "it"}).text
+    assert "Dixit: chi gioca?" in new and "Inizia a contare i punti" in new
+
+
+def test_a_dixit_score_sheet_speaks_italian(client):
+    client.set_cookie("tc_lang", "it")
+    created = client.post("/score/new/dixit", data={"name": ["Ann", "Ben", "Cat", "Dan", "", "", ""]})
+    assert created.status_code == 303
+    url = created.headers["Location"]
+    page = client.get(url).text
+    assert "Narratore" in page and "Chi ha votato quale carta?" in page and "Calcola il round 1" in page
+    assert "Who voted" not in page
+    data = {"storyteller": "0", "card0": "1", "card1": "2", "card2": "3", "card3": "4",
+            "vote1": "1", "vote2": "2", "vote3": "1",
+            "version": re.search(r'name="version" value="(\d+)"', page).group(1)}
+    assert client.post(url + "/rounds", data=data).status_code == 303
+    page = client.get(url).text
+    assert "dopo il round 1" in page and "Annulla il round 1" in page
+    assert "Ben e Dan hanno trovato la carta di Ann." in html.unescape(page)
+
+
+def test_a_helper_form_error_comes_back_in_polish(client):
+    client.set_cookie("tc_lang", "pl")
+    created = client.post("/score/new/rorschach-teams", data={"black": ["Ann", "Ben"], "white": ["Cat", "Dan"]})
+    url = created.headers["Location"]
+    page = client.get(url).text
+    version = re.search(r'name="version" value="(\d+)"', page).group(1)
+    refused = client.post(url + "/rounds", data={"test_team": "black", "version": version})
+    assert refused.status_code == 400
+    assert "Wpisz odpowiedź drużyny testowej: obrazek i słowo." in html.unescape(refused.text)
+    # A sentence of the rules, through the helper: the second guess is missing.
+    refused = client.post(url + "/rounds", data={
+        "test_team": "black", "match1": "A", "match2": "B", "match3": "C", "match4": "hidden",
+        "first_image": "1", "first_word": "A", "control_word": "B", "version": version})
+    assert refused.status_code == 400
+    assert "Drużyna testowa trafiła, więc ma drugą próbę: wpisz i ją." in html.unescape(refused.text)
+    # Too few names: the engine's sentence with numbers in it.
+    short = client.post("/score/new/doodles", data={"name": ["Ann", "Ben", "", ""]})
+    assert short.status_code == 400 and "Doodles" in short.text and "graczy" in short.text
