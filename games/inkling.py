@@ -1026,6 +1026,8 @@ def view(state: State, viewer: Any) -> dict:
                 "tied": names,
                 "decided_by": "fewest_guesses" if decided else "shared",
                 "winners": [state.players[i].name for i in won],
+                "points": best,
+                "guesses": {state.players[i].name: made[i] for i in tied},
                 "explanation": f"{' and '.join(names)} tied on {best} points; guesses made: {counts}. "
                 + (
                     f"Fewest guesses wins: {', '.join(state.players[i].name for i in won)}."

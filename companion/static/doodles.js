@@ -86,7 +86,7 @@
         label.textContent = hg.dataset.downLabel || "Pencils down!";
         Array.prototype.forEach.call(document.querySelectorAll(".after-time[hidden]"), function (el) { el.hidden = false; });
         var canvas = document.querySelector("[data-canvas]");
-        if (canvas) canvas.classList.add("closed");
+        if (canvas && !canvas.classList.contains("closed")) { canvas.classList.add("closed"); closeCanvas(); }
         if (!downFor[deadline]) {
           downFor[deadline] = true;
           beep();
@@ -119,50 +119,134 @@
   }
 
   // Doodling on the phone: strokes as compact SVG path data in a 0-100 square.
-  var strokes = "", drawing = false, sendTimer = null, last = null;
+  // Every saved doodle moves the room's version on, so app.js swaps #live (and the canvas with it)
+  // while the players are still drawing. The drawing therefore lives here, not in the DOM: the
+  // pointer is followed on the document, whichever canvas element is on the page; a fresh canvas
+  // is painted before the browser shows it; finished strokes are sent one post at a time (the
+  // whole doodle, so the last answer wins) and sent again until the server has them.
+  var pad = {
+    key: null,        // the round the drawing belongs to (a new round starts a blank page)
+    done: "",         // finished strokes
+    current: "",      // the stroke under the finger
+    acked: "",        // what the server has
+    pointer: null, last: null,
+    inFlight: false, timer: null, stopped: false, frame: 0
+  };
+  function padWrap() { return document.querySelector("[data-canvas]"); }
+  function padCanvas() { var w = padWrap(); return w ? w.querySelector("canvas") : null; }
+  function scale(d, k) { return d.replace(/-?\d+(\.\d+)?/g, function (n) { return String(parseFloat(n) * k); }); }
+  function paint() {
+    pad.frame = 0;
+    var canvas = padCanvas();
+    if (!canvas) return;
+    var ctx = canvas.getContext("2d");
+    ctx.fillStyle = "#fffdf6"; ctx.fillRect(0, 0, canvas.width, canvas.height);
+    ctx.strokeStyle = "#111"; ctx.lineWidth = 8; ctx.lineCap = "round"; ctx.lineJoin = "round";
+    var d = pad.done + pad.current;
+    if (d) ctx.stroke(new Path2D(scale(d, canvas.width / 100)));
+  }
+  function repaint() { if (!pad.frame) pad.frame = requestAnimationFrame(paint); }
+  function showState() {
+    var wrap = padWrap();
+    if (!wrap) return;
+    var pending = pad.done !== pad.acked;
+    if (pending) wrap.dataset.pending = "1"; else delete wrap.dataset.pending;
+    var s = wrap.querySelector("[data-canvas-state]");
+    if (s && !pending && pad.acked) s.textContent = wrap.dataset.savedLabel || "Saved";
+  }
+  function point(event) {
+    var r = padCanvas().getBoundingClientRect();
+    var x = Math.round(100 * (event.clientX - r.left) / r.width), y = Math.round(100 * (event.clientY - r.top) / r.height);
+    return [Math.max(0, Math.min(100, x)), Math.max(0, Math.min(100, y))];
+  }
+  function flushSoon(ms) {
+    clearTimeout(pad.timer);
+    pad.timer = setTimeout(flush, ms);
+  }
+  function flush() {
+    if (pad.inFlight || pad.stopped || pad.done === pad.acked) return;
+    var sent = pad.done, key = pad.key;
+    pad.inFlight = true;
+    fetch(body.dataset.actions, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-Companion-Role": role },
+      body: JSON.stringify({ type: "doodle", doodle: sent })
+    }).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (data) {
+        pad.inFlight = false;
+        if (key !== pad.key) return;
+        if (r.ok) {
+          pad.acked = sent;
+          showState();
+          if (pad.done !== pad.acked) flushSoon(0);
+        } else if (r.status >= 500 || r.status === 429) {
+          flushSoon(1500);  // the server is busy: the same doodle again, in a moment
+        } else {
+          pad.stopped = true;  // e.g. the time is up: the server keeps what it had
+          var toast = document.getElementById("toast");
+          if (toast) { toast.textContent = data.error || message("failed", "That did not work."); toast.className = "toast show error";
+            setTimeout(function () { toast.className = "toast"; }, 5000); }
+        }
+      });
+    }).catch(function () {
+      pad.inFlight = false;
+      flushSoon(1500);  // offline for a moment: nothing unsent is dropped
+    });
+  }
+  function endStroke() {
+    if (pad.pointer === null) return;
+    pad.pointer = null;
+    pad.done += pad.current; pad.current = "";
+    showState();
+    repaint();
+    flushSoon(250);
+  }
+  document.addEventListener("pointerdown", function (e) {
+    var canvas = e.target.closest && e.target.closest("[data-canvas] canvas");
+    if (!canvas || pad.pointer !== null || canvas.closest("[data-canvas]").classList.contains("closed")) return;
+    e.preventDefault();
+    pad.pointer = e.pointerId;
+    try { canvas.setPointerCapture(e.pointerId); } catch (err) { /* followed on the document anyway */ }
+    pad.last = point(e);
+    pad.current = "M" + pad.last[0] + " " + pad.last[1] + "l0 0";
+    repaint();
+  });
+  document.addEventListener("pointermove", function (e) {
+    if (e.pointerId !== pad.pointer || !padCanvas()) return;
+    var p = point(e);
+    if (p[0] === pad.last[0] && p[1] === pad.last[1]) return;
+    pad.current += "l" + (p[0] - pad.last[0]) + " " + (p[1] - pad.last[1]); pad.last = p;
+    repaint();
+  });
+  function lift(e) { if (e.pointerId === pad.pointer) endStroke(); }
+  document.addEventListener("pointerup", lift);
+  document.addEventListener("pointercancel", lift);
+  document.addEventListener("click", function (e) {
+    if (!e.target.closest("[data-canvas-clear]")) return;
+    var wrap = padWrap();
+    if (!wrap || wrap.classList.contains("closed")) return;
+    pad.done = ""; pad.current = ""; pad.pointer = null;
+    showState(); paint(); flushSoon(0);
+  });
   function bindCanvas() {
-    var wrap = document.querySelector("[data-canvas]");
-    if (!wrap || wrap.dataset.bound) return;
-    wrap.dataset.bound = "1";
-    var canvas = wrap.querySelector("canvas"), ctx = canvas.getContext("2d");
-    var saved = wrap.querySelector("[data-canvas-saved]");
-    if (!strokes && saved) { try { strokes = JSON.parse(saved.textContent) || ""; } catch (e) { strokes = ""; } }
-    function paint() {
-      ctx.fillStyle = "#fffdf6"; ctx.fillRect(0, 0, canvas.width, canvas.height);
-      ctx.strokeStyle = "#111"; ctx.lineWidth = 8; ctx.lineCap = "round"; ctx.lineJoin = "round";
-      var k = canvas.width / 100;
-      ctx.stroke(new Path2D(scale(strokes, k)));
+    var wrap = padWrap();
+    if (!wrap) return;
+    var key = wrap.dataset.round || "";
+    if (key !== pad.key) {
+      // A new round (or a fresh page): start from what the server has.
+      var saved = wrap.querySelector("[data-canvas-saved]"), doodle = "";
+      if (saved) { try { doodle = JSON.parse(saved.textContent) || ""; } catch (e) { doodle = ""; } }
+      clearTimeout(pad.timer);
+      pad.key = key; pad.done = doodle; pad.acked = doodle; pad.current = ""; pad.pointer = null;
+      pad.stopped = false;
     }
-    function scale(d, k) { return d.replace(/-?\d+(\.\d+)?/g, function (n) { return String(parseFloat(n) * k); }); }
-    function point(event) {
-      var r = canvas.getBoundingClientRect();
-      return [Math.round(100 * (event.clientX - r.left) / r.width), Math.round(100 * (event.clientY - r.top) / r.height)];
-    }
-    function send() {
-      clearTimeout(sendTimer);
-      sendTimer = setTimeout(function () {
-        post({ type: "doodle", doodle: strokes }).then(function (d) {
-          var s = wrap.querySelector("[data-canvas-state]");
-          if (s && !d.error) s.textContent = wrap.dataset.savedLabel || "Saved";
-        });
-      }, 400);
-    }
-    canvas.addEventListener("pointerdown", function (e) {
-      if (wrap.classList.contains("closed")) return;
-      drawing = true; canvas.setPointerCapture(e.pointerId);
-      last = point(e); strokes += "M" + last[0] + " " + last[1] + "l0 0"; paint();
-    });
-    canvas.addEventListener("pointermove", function (e) {
-      if (!drawing) return;
-      var p = point(e);
-      if (p[0] === last[0] && p[1] === last[1]) return;
-      strokes += "l" + (p[0] - last[0]) + " " + (p[1] - last[1]); last = p; paint();
-    });
-    function end() { if (drawing) { drawing = false; send(); } }
-    canvas.addEventListener("pointerup", end);
-    canvas.addEventListener("pointercancel", end);
-    wrap.querySelector("[data-canvas-clear]").addEventListener("click", function () { strokes = ""; paint(); send(); });
-    paint();
+    showState();
+    paint();  // now, before the browser shows the new canvas
+  }
+  // At pencils down a stroke under the finger is finished and sent at once.
+  function closeCanvas() {
+    if (pad.pointer !== null) endStroke();
+    if (pad.done !== pad.acked) flushSoon(0);
   }
 
   function bind() { restoreTyped(); bindCanvas(); tick(); }
