@@ -10,6 +10,7 @@ from flask import Flask
 from flask.sessions import SecureCookieSessionInterface
 
 from . import api, health, helper_pages, i18n, openapi, pages, scoring
+from .polling import NotModified
 from .service import Rooms
 from .storage import open_store
 
@@ -70,6 +71,8 @@ def create_app(test_config: dict | None = None) -> Flask:
                                     idle_hours=float(os.environ.get("COMPANION_ROOM_IDLE_HOURS", "48")))
 
     i18n.init_app(app)
+    app.wsgi_app = NotModified(app.wsgi_app, app.extensions["rooms"])
+
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(scoring.bp)

@@ -17,7 +17,7 @@ from games import GAMES
 from games.base import HOST, RuleError
 from games.inkblots import inkblot_svg
 
-from flask_babel import gettext
+from flask_babel import get_locale, gettext
 
 from . import identity
 from .i18n import browser_language, rule_sentence
@@ -81,20 +81,16 @@ def _live_context(room, viewer):
 
 
 def _live_fragment(code, role_hint, template):
-    code = normal_code(code)
-    version = rooms().version(code)
-    if version is None:
-        raise NoSuchRoom(code)
-    if request.if_none_match.contains(f"v{version}"):
-        response = Response(status=304)
-    else:
-        room = rooms().get(code)
-        viewer = identity.role(room, role_hint)
-        if role_hint == "host" and viewer != HOST:
-            viewer = None
-        response = Response(render_template(template, **_live_context(room, viewer)))
-        version = room.version
-    response.set_etag(f"v{version}")
+    """A screen's live part; a current poll never gets here (polling.NotModified answered it)."""
+    room = rooms().get(normal_code(code))
+    viewer = identity.role(room, role_hint)
+    if role_hint == "host" and viewer != HOST:
+        viewer = None
+    key = ("html", template, room.code, room.version, viewer, str(get_locale()), request.cookies.get("tc_lang"),
+           request.host)
+    body = rooms().memo(key, lambda: render_template(template, **_live_context(room, viewer)).encode())
+    response = Response(body, mimetype="text/html")
+    response.set_etag(f"v{room.version}")
     response.headers["Cache-Control"] = "private, no-cache"
     return response
 

@@ -36,6 +36,7 @@ class Rooms:
         self.idle_seconds = idle_hours * 3600
         self._next_cleanup = 0.0
         self._cache: OrderedDict[str, rooms.Room] = OrderedDict()
+        self._rendered: OrderedDict[tuple, bytes] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
 
@@ -120,6 +121,18 @@ class Rooms:
                 self._cache.move_to_end(room.code)
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
+
+    def memo(self, key: tuple, make) -> bytes:
+        """``make()`` rendered once per key; keys carry the room version, so nothing goes stale."""
+        with self._lock:
+            body = self._rendered.get(key)
+        if body is None:
+            body = make()
+            with self._lock:
+                self._rendered[key] = body
+                while len(self._rendered) > 4 * self._cache_size:
+                    self._rendered.popitem(last=False)
+        return body
 
     @staticmethod
     def view(room: rooms.Room, viewer) -> dict:

@@ -231,3 +231,21 @@ def test_a_team_split_follows_the_seats_that_join_after_it(table):
     assert t.view("host")["lobby_teams"] == {"black": [s["Ann"], s["Ben"], s["Eve"]], "white": [s["Cat"], s["Dan"]]}
     t.act("host", "start")
     assert t.view("host")["phase"] != "lobby"
+
+
+def test_a_screen_polling_its_fragment_gets_304_until_the_room_changes(client, table):
+    t = table()
+    client.set_cookie(f"tc_{t.code}", t.tokens["Ann"])
+    first = client.get(f"/p/{t.code}/live")
+    assert first.status_code == 200 and b"Where is your card?" in first.data
+    etag = first.headers["ETag"]
+    assert client.get(f"/p/{t.code}/live", headers={"If-None-Match": etag}).status_code == 304
+    assert client.get(f"/p/{t.code}/live", headers={"If-None-Match": "W/" + etag}).status_code == 304
+    t.act("Ann", "claim", position=2)
+    again = client.get(f"/p/{t.code}/live", headers={"If-None-Match": etag})
+    assert again.status_code == 200 and again.headers["ETag"] != etag
+    assert b"You said: 2" in again.data
+
+
+def test_a_poll_for_an_unknown_room_is_not_answered_304(client):
+    assert client.get("/api/v1/rooms/QQQQ", headers={"If-None-Match": '"v1"'}).status_code == 404

@@ -1,0 +1,42 @@
+"""The answer to most requests: "nothing new", sent before Flask is involved.
+
+Every screen polls its view or fragment with the ETag of what it shows (``"v<version>"``). While
+the room's version has not moved on, that poll is answered 304 from one indexed version lookup,
+without routing, identity or rendering. Anything else goes on to the Flask app, which sets the
+same ETags on the full answers.
+"""
+
+from __future__ import annotations
+
+import re
+
+POLLED = re.compile(r"^/(?:api/v1/rooms/(?P<api>[A-Za-z0-9]{1,12})|(?:host|p)/(?P<page>[A-Za-z0-9]{1,12})/live)$")
+
+
+def etag(version: int) -> str:
+    """The entity tag of every view and fragment of a room at ``version``."""
+    return f'"v{version}"'
+
+
+def _tags(header: str) -> set[str]:
+    return {t.strip().removeprefix("W/") for t in header.split(",")}
+
+
+class NotModified:
+    """WSGI middleware answering a current poll with 304."""
+
+    def __init__(self, app, rooms):
+        self.app = app
+        self.rooms = rooms
+
+    def __call__(self, environ, start_response):
+        header = environ.get("HTTP_IF_NONE_MATCH")
+        if header and environ.get("REQUEST_METHOD") == "GET":
+            match = POLLED.match(environ.get("PATH_INFO", ""))
+            if match:
+                version = self.rooms.version((match["api"] or match["page"]).upper())
+                if version is not None and etag(version) in _tags(header):
+                    start_response("304 Not Modified", [("ETag", etag(version)),
+                                                        ("Cache-Control", "private, no-cache")])
+                    return [b""]
+        return self.app(environ, start_response)
