@@ -9,7 +9,7 @@ from flask import Blueprint, current_app, jsonify, request, url_for
 
 from games.base import HOST, RuleError
 
-from flask_babel import get_locale, gettext
+from flask_babel import gettext
 
 from . import identity
 from .i18n import LANGUAGES, browser_language, rule_sentence
@@ -51,12 +51,6 @@ def _stale(error: StaleVersion):
                    version=error.args[0]), 409
 
 
-def get_locale_key() -> str:
-    """The language answers are in (views carry no text today, but keep the cache honest)."""
-    locale = get_locale()
-    return str(locale) if locale else ""
-
-
 def no_room_sentence(code: str) -> str:
     return gettext("There is no room with the code %(code)s. Check the code on the host screen.", code=code)
 
@@ -93,7 +87,7 @@ def actor_for(room) -> object:
 
 def room_view_response(room, viewer, status: int = 200):
     """The viewer's view as JSON, rendered once per room version and viewer in this process."""
-    body = rooms().memo(("json", room.code, room.version, viewer, get_locale_key()),
+    body = rooms().memo(("json", room.code, room.version, viewer),
                         lambda: json.dumps(rooms().view(room, viewer), separators=(",", ":")).encode())
     response = current_app.response_class(body, status=status, mimetype="application/json")
     response.set_etag(f"v{room.version}")

@@ -36,8 +36,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--db", help="SQLite file or postgresql:// URL for the rooms "
                         "(default: instance/companion.sqlite3)")
     parser.add_argument("--instance", help="folder for the database and the secret key (default ./instance)")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
-    parser.add_argument("--threads", type=int, default=8, help="threads per worker (default 8)")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes (default 4)")
+    parser.add_argument("--threads", type=int, default=2, help="threads per worker (default 2)")
     return parser.parse_args(argv)
 
 

@@ -97,13 +97,13 @@ class Rooms:
         if body.get("type") == "start":
             body["seed"] = secrets.randbits(62)
         with self.store.writing(code) as tx:
-            version = tx.version()
-            if version is None:
+            info = self.store.room(code)  # read under the write lock: no other writer can move it on
+            if info is None:
                 raise NoSuchRoom(code)
+            game, version = info
             if expected_version is not None and expected_version != version:
                 raise StaleVersion(version)
-            info = self.store.room(code)
-            room = self._at(code, info[0], version, self.store.entries)
+            room = self._at(code, game, version, self.store.entries)
             now = self.clock()
             changed = rooms.apply_entry(room, body, now)
             if changed == room:
