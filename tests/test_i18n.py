@@ -293,3 +293,10 @@ def test_a_helper_form_error_comes_back_in_polish(client):
     # Too few names: the engine's sentence with numbers in it.
     short = client.post("/score/new/doodles", data={"name": ["Ann", "Ben", "", ""]})
     assert short.status_code == 400 and "Doodles" in short.text and "graczy" in short.text
+
+
+def test_the_home_page_describes_every_game_in_the_browsers_language(client):
+    page = client.get("/", headers={"Accept-Language": "pl"}).get_data(as_text=True)
+    assert "Opowiedz historię obrazkiem" in page and "Ułóż swoje hasła" in page
+    page = client.get("/", headers={"Accept-Language": "it"}).get_data(as_text=True)
+    assert "Racconta una storia" in page and "Componi le tue parole" in page
