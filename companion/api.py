@@ -87,7 +87,7 @@ def actor_for(room) -> object:
 
 def room_view_response(room, viewer, status: int = 200):
     """The viewer's view as JSON, rendered once per room version and viewer in this process."""
-    body = rooms().memo(("json", room.code, room.version, viewer),
+    body = rooms().memo(("json", room.code, room.host, room.version, viewer),
                         lambda: json.dumps(rooms().view(room, viewer), separators=(",", ":")).encode())
     response = current_app.response_class(body, status=status, mimetype="application/json")
     response.set_etag(f"v{room.version}")

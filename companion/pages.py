@@ -86,7 +86,7 @@ def _live_fragment(code, role_hint, template):
     viewer = identity.role(room, role_hint)
     if role_hint == "host" and viewer != HOST:
         viewer = None
-    key = ("html", template, room.code, room.version, viewer, str(get_locale()), request.cookies.get("tc_lang"),
+    key = ("html", template, room.code, room.host, room.version, viewer, str(get_locale()), request.cookies.get("tc_lang"),
            request.host)
     body = rooms().memo(key, lambda: render_template(template, **_live_context(room, viewer)).encode())
     response = Response(body, mimetype="text/html")

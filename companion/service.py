@@ -35,7 +35,9 @@ class Rooms:
         self.clock = clock
         self.idle_seconds = idle_hours * 3600
         self._next_cleanup = 0.0
-        self._cache: OrderedDict[str, rooms.Room] = OrderedDict()
+        # code -> (when the room was created, the room rebuilt): a code freed by the clean-up and
+        # drawn again names another room, which must not be mistaken for the cached one.
+        self._cache: OrderedDict[str, tuple[float, rooms.Room]] = OrderedDict()
         self._rendered: OrderedDict[tuple, bytes] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
@@ -73,18 +75,20 @@ class Rooms:
         info = self.store.room(code)
         if info is None:
             raise NoSuchRoom(code)
-        game, version = info
-        return self._at(code, game, version, self.store.entries)
+        return self._at(code, *info)
 
-    def _at(self, code, game, version, read_entries) -> rooms.Room:
+    def _at(self, code, game, version, created) -> rooms.Room:
+        """The room at ``version`` or later, from the cache, extended by the entries it lacks."""
         with self._lock:
-            cached = self._cache.get(code)
-        if cached is not None and cached.version == version:
-            room = cached
-        else:
-            base = cached if cached is not None and cached.version < version else None
-            room = rooms.replay(code, game, read_entries(code, base.version if base else 0), base)
-        self._remember(room)
+            when, cached = self._cache.get(code, (None, None))
+        if cached is not None and when == created and cached.version >= version:
+            # Another thread of this process may already have cached a later version: only
+            # committed rooms are cached, so a later one is as good (and under the write lock,
+            # the version read is the latest, so it is exactly that one).
+            return cached
+        base = cached if cached is not None and when == created else None
+        room = rooms.replay(code, game, self.store.entries(code, base.version if base else 0), base)
+        self._remember(room, created)
         return room
 
     def act(self, code: str, actor, action: dict, expected_version: int | None = None):
@@ -100,30 +104,31 @@ class Rooms:
             info = self.store.room(code)  # read under the write lock: no other writer can move it on
             if info is None:
                 raise NoSuchRoom(code)
-            game, version = info
+            game, version, created = info
             if expected_version is not None and expected_version != version:
                 raise StaleVersion(version)
-            room = self._at(code, game, version, self.store.entries)
+            room = self._at(code, game, version, created)
             now = self.clock()
             changed = rooms.apply_entry(room, body, now)
             if changed == room:
                 return room
             tx.append(version + 1, now, body)
             room = replace(changed, version=version + 1)
-        self._remember(room)
+        self._remember(room, created)
         return room
 
-    def _remember(self, room: rooms.Room) -> None:
+    def _remember(self, room: rooms.Room, created: float) -> None:
         with self._lock:
-            cached = self._cache.get(room.code)
-            if cached is None or cached.version <= room.version:
-                self._cache[room.code] = room
+            when, cached = self._cache.get(room.code, (None, None))
+            if cached is None or when != created or cached.version <= room.version:
+                self._cache[room.code] = (created, room)
                 self._cache.move_to_end(room.code)
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
 
     def memo(self, key: tuple, make) -> bytes:
-        """``make()`` rendered once per key; keys carry the room version, so nothing goes stale."""
+        """``make()`` rendered once per key; keys name the room (its code and host) and its version,
+        so nothing goes stale."""
         with self._lock:
             body = self._rendered.get(key)
         if body is None:

@@ -116,10 +116,10 @@ class SQLiteStore:
             return False
         return True
 
-    def room(self, code: str) -> tuple[str, int] | None:
-        """The room's game and version, or None when there is no such room."""
-        row = self._db.execute("SELECT game, version FROM rooms WHERE code = ?", (code,)).fetchone()
-        return (row[0], row[1]) if row else None
+    def room(self, code: str) -> tuple[str, int, float] | None:
+        """The room's game, version and creation time, or None when there is no such room."""
+        row = self._db.execute("SELECT game, version, created FROM rooms WHERE code = ?", (code,)).fetchone()
+        return (row[0], row[1], row[2]) if row else None
 
     def version(self, code: str) -> int | None:
         """The room's current version (None for an unknown room): the cheap read behind 304s."""

@@ -138,11 +138,11 @@ class PostgresStore:
             )
             return cur.rowcount == 1
 
-    def room(self, code: str) -> tuple[str, int] | None:
-        """The room's game and version, or None when there is no such room."""
+    def room(self, code: str) -> tuple[str, int, float] | None:
+        """The room's game, version and creation time, or None when there is no such room."""
         with self._conn() as conn:
-            row = conn.execute("SELECT game, version FROM rooms WHERE code = %s", (code,)).fetchone()
-        return (row[0], row[1]) if row else None
+            row = conn.execute("SELECT game, version, created FROM rooms WHERE code = %s", (code,)).fetchone()
+        return (row[0], row[1], row[2]) if row else None
 
     def version(self, code: str) -> int | None:
         """The room's current version (None for an unknown room): the cheap read behind 304s."""

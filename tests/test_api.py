@@ -249,3 +249,21 @@ def test_a_screen_polling_its_fragment_gets_304_until_the_room_changes(client, t
 
 def test_a_poll_for_an_unknown_room_is_not_answered_304(client):
     assert client.get("/api/v1/rooms/QQQQ", headers={"If-None-Match": '"v1"'}).status_code == 404
+
+
+def test_a_room_code_drawn_again_after_the_clean_up_names_the_new_room(app, client, monkeypatch):
+    rooms = app.extensions["rooms"]
+    monkeypatch.setattr("companion.service.secrets.choice", lambda alphabet: alphabet[0])
+    old = client.post("/api/v1/rooms", json={"game": "dixit"}).get_json()["code"]
+    client.post(f"/api/v1/rooms/{old}/seats", json={"name": "Ann"})
+    assert [p["name"] for p in client.get(f"/api/v1/rooms/{old}").get_json()["players"]] == ["Ann"]
+    real_clock = rooms.clock
+    rooms.clock = lambda: real_clock() + rooms.idle_seconds + 60
+    rooms.cleanup(force=True)
+    rooms.clock = real_clock
+    new = client.post("/api/v1/rooms", json={"game": "dixit"}).get_json()["code"]
+    assert new == old
+    # This worker cached the old room under that code: the new room must not inherit its seats.
+    assert client.get(f"/api/v1/rooms/{new}").get_json()["players"] == []
+    client.post(f"/api/v1/rooms/{new}/seats", json={"name": "Ben"})
+    assert [p["name"] for p in client.get(f"/api/v1/rooms/{new}").get_json()["players"]] == ["Ben"]

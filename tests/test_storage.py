@@ -95,10 +95,10 @@ def add(store, code, body):
 def test_an_appended_entry_reads_back_in_order_with_the_version(store):
     code = new_code()
     assert store.create_room(code, "dixit") is True
-    assert store.room(code) == ("dixit", 0) and store.version(code) == 0
+    assert store.room(code)[:2] == ("dixit", 0) and store.version(code) == 0
     assert add(store, code, {"type": "create", "options": {"b": 1, "a": [1, 2]}}) == 1
     assert add(store, code, {"type": "join", "name": "Zoë"}) == 2
-    assert store.room(code) == ("dixit", 2) and store.version(code) == 2
+    assert store.room(code)[:2] == ("dixit", 2) and store.version(code) == 2
     entries = store.entries(code)
     assert [e.seq for e in entries] == [1, 2]
     assert entries[0].body == {"type": "create", "options": {"b": 1, "a": [1, 2]}}
@@ -112,7 +112,7 @@ def test_a_room_code_is_taken_once(store):
     code = new_code()
     assert store.create_room(code, "dixit") is True
     assert store.create_room(code, "inkling") is False
-    assert store.room(code) == ("dixit", 0)
+    assert store.room(code)[:2] == ("dixit", 0)
 
 
 def test_an_unknown_room_has_no_version_and_no_entries(store):
@@ -153,7 +153,7 @@ def test_reads_inside_the_write_lock_see_the_room_as_locked(store):
     add(store, code, {"type": "a"})
     with store.writing(code) as tx:
         assert tx.version() == 1
-        assert store.room(code) == ("dixit", 1)
+        assert store.room(code)[:2] == ("dixit", 1)
         tx.append(2, time.time(), {"type": "b"})
         assert store.version(code) == 2  # its own write, not yet committed
         assert [e.seq for e in store.entries(code)] == [1, 2]
