@@ -18,9 +18,22 @@ replaced by a stub that records the command line), so the real app is started by
 ``companion`` console script and the bare app by gunicorn with that very command line, only the
 app module swapped. Everything listens on 127.0.0.1; every wrk run is bounded in time.
 
-    .venv/bin/python bench/run_bench.py                 # 10 s per path after a 3 s warm-up
-    .venv/bin/python bench/run_bench.py --rounds 3      # three interleaved rounds, medians
-    .venv/bin/python bench/run_bench.py --rounds 3 --wait-quiet 120   # on a shared machine
+The measurement is split into rounds (default 5 x 2 s per path, each after a 1 s warm-up), and
+every round measures the four paths in turn, so that slow drift of a shared machine hits all four
+alike. A path's ratio is the median of its per-round ratios to the bare endpoint of the same
+round. Every room path gets a fresh room in every round.
+
+wrk opens its connections at once, and each gunicorn worker keeps the ones it accepted for the
+whole run; on loopback one worker often takes most or all of them, and one Python process then
+does the work of two, which cuts that run's throughput by up to half whatever the path. So the
+script looks at the spread just after the connections open, and restarts a run in which the
+busiest worker holds more than halfway between an even share and all of them (75 % with two
+workers, 62.5 % with four; ``--balance``, ``--rebalance``; ``--rebalance 0`` keeps every run as
+it comes).
+
+    .venv/bin/python bench/run_bench.py                          # 5 rounds: 10 s per path
+    .venv/bin/python bench/run_bench.py --rounds 10              # steadier medians
+    .venv/bin/python bench/run_bench.py --wait-quiet 120         # on a shared machine
 
 Needs ``wrk`` (Debian: ``apt-get install wrk``). Results: ``deploy/BENCHMARK.md``.
 """
@@ -33,6 +46,7 @@ import io
 import json
 import os
 import platform
+import re
 import resource
 import shutil
 import signal
@@ -59,6 +73,7 @@ LABELS = {
     "view": "room view GET",
     "304": "room view GET -> 304",
     "vote": "vote POST",
+    "page": "phone live fragment GET",
 }
 
 sys.path.insert(0, str(ROOT))
@@ -222,49 +237,103 @@ class Room:
 # --- wrk -----------------------------------------------------------------------------------------
 
 
-def wrk(url: str, seconds: float, connections: int, threads: int, env: dict) -> dict:
+def wrk(url: str, seconds: float, connections: int, threads: int, env: dict,
+        servers: list | None = None, most: float = 1.0) -> dict | None:
+    """One wrk run; with ``servers``, also the CPU time it cost and how its connections were
+    spread over the gunicorn workers (sampled just after they opened). A run in which one worker
+    holds more than the share ``most`` of the connections is stopped at once: None."""
     command = ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds:g}s",
                "--timeout", "10s", "-s", str(WRK_SCRIPT), url]
-    run = subprocess.run(command, env={**os.environ, **env}, capture_output=True, text=True,
-                         timeout=seconds + 60)
-    for line in run.stdout.splitlines():
+    cpu = CpuMeter(servers) if servers else None
+    process = subprocess.Popen(command, env={**os.environ, **env}, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    spread = ""
+    if servers:
+        time.sleep(min(0.3, seconds / 4))
+        spread = connections_per_worker(int(url.split(":")[2].split("/")[0]))
+        if share(spread) > most:
+            process.kill()
+            process.communicate()
+            time.sleep(0.2)  # let the requests in flight finish
+            return None
+    try:
+        stdout, stderr = process.communicate(timeout=seconds + 60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        raise SystemExit(f"wrk did not finish: {command}")
+    for line in stdout.splitlines():
         if line.startswith("BENCH_RESULT "):
             result = json.loads(line[len("BENCH_RESULT "):])
             result["rps"] = result["requests"] / (result["duration_us"] / 1e6)
+            result["spread"] = spread
+            if cpu:
+                result.update(cpu.stop(result["duration_us"] / 1e6))
             return result
-    raise SystemExit(f"wrk gave no result ({run.returncode}):\n{run.stdout}\n{run.stderr}")
+    raise SystemExit(f"wrk gave no result ({process.returncode}):\n{stdout}\n{stderr}")
 
 
-def measure(path: str, args, bare_url: str, room: Room, servers: list[Server]) -> dict:
-    """Warm up, then measure one path for ``args.duration`` seconds, with the CPU time it took."""
+def share(spread: str) -> float:
+    """The busiest worker's share of the connections in a spread like "9+7" (0 when unknown)."""
+    counts = [int(n) for n in spread.split("+") if n.isdigit()]
+    return max(counts) / sum(counts) if counts else 0.0
+
+
+def connections_per_worker(port: int) -> str:
+    """How wrk's keep-alive connections are spread over the gunicorn workers, e.g. "9+7": each
+    worker keeps the connections it accepted for the whole run, and one worker holding all of
+    them is one Python process (one GIL) doing all the work."""
+    if not shutil.which("ss"):
+        return "?"
+    out = subprocess.run(["ss", "-tnpH", "state", "established", f"( sport = :{port} )"],
+                         capture_output=True, text=True).stdout
+    counts: dict[str, int] = {}
+    for pid in re.findall(r"pid=(\d+)", out):
+        counts[pid] = counts.get(pid, 0) + 1
+    return "+".join(str(n) for n in sorted(counts.values(), reverse=True)) or "?"
+
+
+def measure(path: str, args, bare_url: str, real_url: str, servers: list[Server]) -> dict:
+    """Warm up, then measure one path for ``args.duration`` seconds, with the CPU time it took.
+
+    Each measurement of a room path gets a fresh room, so that no round inherits the log the votes
+    of an earlier one left behind (a vote run appends thousands of entries to its room's log, where
+    a real game of Dixit makes about ten per round)."""
     env = {"BENCH_METHOD": "GET", "BENCH_AUTH": "", "BENCH_ETAG": "", "BENCH_BODIES": ""}
-    url = room.url
+    room = None
     if path == "bare":
         url = bare_url
-    elif path == "view":
+    else:
+        room = Room(real_url)
+        room.check()
+        url = room.url
         env["BENCH_AUTH"] = room.voter
-    elif path == "304":
-        env["BENCH_AUTH"] = room.voter
+    if path == "304":
         env["BENCH_ETAG"] = room.view()[1]
+    elif path == "page":
+        url = f"{real_url}/p/{room.code}/live"
     elif path == "vote":
         url = f"{room.url}/actions"
-        env.update(BENCH_METHOD="POST", BENCH_AUTH=room.voter,
-                   BENCH_BODIES="|".join(json.dumps({"type": "vote", "position": p},
-                                                    separators=(",", ":")) for p in room.VOTES))
+        env.update(BENCH_METHOD="POST", BENCH_BODIES="|".join(
+            json.dumps({"type": "vote", "position": p}, separators=(",", ":")) for p in room.VOTES))
     if args.wait_quiet > 0:
         wait_quiet(servers, args.wait_quiet)
     if args.warmup > 0:
         wrk(url, args.warmup, args.connections, args.wrk_threads, env)
-    before = room.view()[0]["version"]
-    cpu = CpuMeter(servers)
-    result = wrk(url, args.duration, args.connections, args.wrk_threads, env)
-    result.update(cpu.stop(result["duration_us"] / 1e6))
-    after, _ = room.view()
-    result["versions"] = after["version"] - before
-    if path == "vote" and after["phase"] != "voting":
-        raise SystemExit(f"the round ended during the vote benchmark: {after}")
-    if path != "vote" and result["versions"]:
-        raise SystemExit(f"the room changed during the {path} benchmark")
+    for restarts in range(args.rebalance + 1):
+        before = room.view()[0]["version"] if room else 0
+        result = wrk(url, args.duration, args.connections, args.wrk_threads, env, servers,
+                     most=args.balance if restarts < args.rebalance else 1.0)
+        if result is not None:
+            break
+    result["restarts"] = restarts
+    result["versions"] = result["log"] = 0
+    if room:
+        after, _ = room.view()
+        result["versions"], result["log"] = after["version"] - before, after["version"]
+        if path == "vote" and after["phase"] != "voting":
+            raise SystemExit(f"the round ended during the vote benchmark: {after}")
+        if path != "vote" and result["versions"]:
+            raise SystemExit(f"the room changed during the {path} benchmark")
     return result
 
 
@@ -341,11 +410,24 @@ def machine() -> str:
             f"{wrk_version.split(' [')[0]}")
 
 
+def code_version() -> str:
+    """The commit measured, and whether the app's files differ from it (read-only git calls)."""
+    git = ["git", "--no-optional-locks", "-C", str(ROOT)]
+    try:
+        commit = subprocess.run(git + ["rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, check=True).stdout.strip()
+        dirty = subprocess.run(git + ["diff", "--quiet", "HEAD", "--", "companion", "games",
+                                      "templates"]).returncode
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+    return commit + (" with uncommitted changes in companion/, games/ or templates/" if dirty else "")
+
+
 def summarize(results: dict[str, list[dict]]) -> dict[str, dict]:
     """Medians over the rounds; a path's ratio is the median of its per-round ratios to the bare
     endpoint measured in the same round, so slow drift of the machine cancels out."""
     summary = {}
-    for path in PATHS:
+    for path in results:
         runs = results[path]
         s = {k: statistics.median(r[k] for r in runs) for k in ("rps", "p50_us", "p90_us", "p99_us")}
         s["ratio"] = statistics.median(r["rps"] / b["rps"] for r, b in zip(runs, results["bare"]))
@@ -367,14 +449,14 @@ def report(results: dict[str, list[dict]], args) -> tuple[str, bool]:
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     ok = True
-    for path in PATHS:
+    for path in results:
         s = summary[path]
         if path in TARGETS:
             passed = s["ratio"] >= TARGETS[path]
             ok &= passed
             verdict = (f"{s['ratio']:.2f}", f">= {TARGETS[path]:.2f}", "PASS" if passed else "FAIL")
         else:
-            verdict = ("1.00", "", "baseline")
+            verdict = ("1.00", "", "baseline") if path == "bare" else (f"{s['ratio']:.2f}", "", "")
         lines.append(f"| {LABELS[path]} | {s['rps']:,.0f} | {s['p50_us'] / 1000:.2f} | "
                      f"{s['p90_us'] / 1000:.2f} | {s['p99_us'] / 1000:.2f} | {s['errors']} | "
                      f"{s['cpu_ms']:.2f} | {s['other']:.2f} | " + " | ".join(verdict) + " |")
@@ -386,13 +468,21 @@ def report(results: dict[str, list[dict]], args) -> tuple[str, bool]:
         "measured run; above ~0.1 the figures are disturbed.",
         f"vote POSTs that recorded a new entry: {vote['versions']:,} of {vote['requests']:,} "
         f"({vote['versions'] / max(vote['requests'], 1):.0%}); the others arrived after a concurrent "
-        "POST with the same position and were answered 200 with nothing changed.",
+        "POST with the same position and were answered 200 with nothing changed. The vote room's "
+        f"log ended a round with {min(r['log'] for r in results['vote']):,} to "
+        f"{max(r['log'] for r in results['vote']):,} entries (a game of Dixit makes about 150).",
     ]
+    restarts = sum(r["restarts"] for runs in results.values() for r in runs)
+    skewed = sum(share(r["spread"]) > args.balance for runs in results.values() for r in runs)
+    notes.append(f"runs restarted because one gunicorn worker had taken more than "
+                 f"{args.balance:.0%} of the {args.connections} connections: {restarts}; runs "
+                 f"kept skewed after {args.rebalance} restarts: {skewed} of "
+                 f"{args.rounds * len(results)}.")
     if args.rounds > 1:
         notes.append("requests/s per round: " + "; ".join(
-            f"{path} " + ", ".join(f"{x:,.0f}" for x in summary[path]["rps_all"]) for path in PATHS)
-            + ". Requests/s and latencies are medians; each ratio is the median of the per-round "
-            "ratios.")
+            f"{path} " + ", ".join(f"{x:,.0f}" for x in summary[path]["rps_all"]) for path in results)
+            + ". Requests/s, latencies and server CPU are medians over the rounds; each ratio is "
+            "the median of the per-round ratios.")
     return "\n".join(lines) + "\n\n" + "\n".join(notes), ok
 
 
@@ -401,16 +491,28 @@ def main(argv=None) -> int:
 
     defaults = companion_args([])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--duration", type=float, default=10, help="seconds measured per path (10)")
-    parser.add_argument("--warmup", type=float, default=3, help="seconds of warm-up per path (3)")
+    parser.add_argument("--duration", type=int, default=2,
+                        help="seconds measured per path in each round (2)")
+    parser.add_argument("--warmup", type=int, default=1,
+                        help="seconds of warm-up before each measurement (1)")
     parser.add_argument("--connections", type=int, default=16, help="wrk connections (16)")
     parser.add_argument("--wrk-threads", type=int, default=1, help="wrk threads (1)")
-    parser.add_argument("--rounds", type=int, default=1,
-                        help="measure every path this many times, interleaved; report medians (1)")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="rounds; each measures every path once, in turn (5)")
     parser.add_argument("--workers", type=int, default=defaults.workers,
                         help=f"gunicorn workers, both apps (companion's default: {defaults.workers})")
     parser.add_argument("--threads", type=int, default=defaults.threads,
                         help=f"threads per worker, both apps (companion's default: {defaults.threads})")
+    parser.add_argument("--balance", type=float, metavar="SHARE",
+                        help="restart a run in which one gunicorn worker took more than this "
+                        "share of the connections (default: halfway between an even spread and "
+                        "all on one worker: 0.75 with 2 workers, 0.625 with 4)")
+    parser.add_argument("--rebalance", type=int, default=8, metavar="N",
+                        help="restart such a run at most N times, then keep it as it is "
+                        "(8; 0 keeps every run as it comes)")
+    parser.add_argument("--pages", action="store_true",
+                        help="also measure GET /p/<code>/live, the HTML fragment the phone pages "
+                        "poll (no target)")
     parser.add_argument("--db", help="passed to companion --db (default: a fresh SQLite file in a "
                         "temporary folder; a postgresql:// URL benchmarks PostgreSQL)")
     parser.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
@@ -419,6 +521,8 @@ def main(argv=None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the instance folder and server logs")
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
     args = parser.parse_args(argv)
+    if args.balance is None:
+        args.balance = (1 + 1 / args.workers) / 2
     if not shutil.which("wrk"):
         raise SystemExit("wrk is not installed (Debian: apt-get install wrk)")
 
@@ -437,25 +541,26 @@ def main(argv=None) -> int:
     bare = Server("bare app", bare_command, f"http://{HOST}:{bare_port}/ping", work / "bare.log", env)
 
     print(f"machine: {machine()}")
+    print(f"code: {code_version()}")
     print(f"gunicorn (from companion/cli.py): {' '.join(gunicorn_argv[2:])}")
     print(f"real app:  {' '.join(real_command[1:])}")
     print(f"bare app:  {' '.join(bare_command[1:])}")
-    print(f"load: wrk -t {args.wrk_threads} -c {args.connections}, {args.warmup:g} s warm-up + "
-          f"{args.duration:g} s per path, {args.rounds} round(s); database: {db}\n",
-          flush=True)
+    print(f"load: wrk -t {args.wrk_threads} -c {args.connections}; {args.rounds} round(s) of "
+          f"{args.warmup:g} s warm-up + {args.duration:g} s per path; database: {db}\n", flush=True)
     try:
         real.start()
         bare.start()
-        room = Room(real.ready_url.rstrip("/"))
-        room.check()
-        results: dict[str, list[dict]] = {path: [] for path in PATHS}
+        paths = PATHS + (("page",) if args.pages else ())
+        results: dict[str, list[dict]] = {path: [] for path in paths}
         for round_no in range(1, args.rounds + 1):
-            for path in PATHS:
-                result = measure(path, args, bare.ready_url, room, [real, bare])
+            for path in paths:
+                result = measure(path, args, bare.ready_url, real.ready_url.rstrip("/"), [real, bare])
                 results[path].append(result)
                 print(f"round {round_no}: {LABELS[path]:<22} {result['rps']:>9,.0f} req/s  "
                       f"p50 {result['p50_us'] / 1000:6.2f} ms  p99 {result['p99_us'] / 1000:6.2f} ms  "
-                      f"other load {result['cpu_other'] / result['cpu_seconds']:.2f} cores",
+                      f"other load {result['cpu_other'] / result['cpu_seconds']:.2f} cores  "
+                      f"connections per worker {result['spread']}"
+                      + (f" (restarted {result['restarts']}x)" if result["restarts"] else ""),
                       flush=True)
     finally:
         real.stop()
