@@ -66,6 +66,15 @@ def seat_of(players, seat: int) -> Player:
     raise RuleError("You are not seated in this game.")
 
 
+def check_names(players, title: str, least: int, most: int) -> list[str]:
+    """Players given by name (the score-only helper), or a RuleError saying what is wrong."""
+    require(isinstance(players, (list, tuple)) and all(isinstance(p, str) and p for p in players),
+            "The players must be a list of names in seating order.")
+    require(len(set(players)) == len(players), "Each player must have a different name.")
+    require(least <= len(players) <= most, f"{title} needs {least} to {most} players.")
+    return list(players)
+
+
 def require(condition: bool, sentence: str) -> None:
     """Raise ``RuleError(sentence)`` unless ``condition`` holds."""
     if not condition:

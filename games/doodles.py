@@ -60,7 +60,7 @@ from functools import lru_cache
 from typing import Any, Hashable, Mapping, Sequence
 
 from games import content
-from games.base import HOST, TABLE, Player, RuleError, require, rng_for, seat_of
+from games.base import HOST, TABLE, Player, RuleError, check_names, require, rng_for, seat_of
 
 NAME = "doodles"
 TITLE = "Doodles"
@@ -256,16 +256,7 @@ def _score_round(players: Sequence[Hashable], subjects: Mapping, votes: Mapping)
 
 
 def _check_names(players: Any) -> list[str]:
-    require(
-        isinstance(players, (list, tuple)) and all(isinstance(p, str) and p for p in players),
-        "The players must be a list of names in seating order.",
-    )
-    require(len(set(players)) == len(players), "Each player must have a different name.")
-    require(
-        MIN_PLAYERS <= len(players) <= MAX_PLAYERS,
-        f"Doodles needs {MIN_PLAYERS} to {MAX_PLAYERS} players.",
-    )
-    return list(players)
+    return check_names(players, TITLE, MIN_PLAYERS, MAX_PLAYERS)
 
 
 def _is_subject(value: Any) -> bool:

@@ -64,7 +64,7 @@ from functools import lru_cache
 from typing import Any, Hashable, Iterable, Mapping, Sequence
 
 from games import content
-from games.base import HOST, TABLE, Player, RuleError, require, rng_for, seat_of
+from games.base import HOST, TABLE, Player, RuleError, check_names, require, rng_for, seat_of
 
 NAME = "inkling"
 TITLE = "Inkling"
@@ -254,16 +254,7 @@ def neighbours(players: Sequence[Hashable], player: Hashable) -> tuple[Hashable,
 
 
 def _check_names(players: Any) -> list[str]:
-    require(
-        isinstance(players, (list, tuple)) and all(isinstance(p, str) and p for p in players),
-        "The players must be a list of names in seating order.",
-    )
-    require(len(set(players)) == len(players), "Each player must have a different name.")
-    require(
-        MIN_PLAYERS <= len(players) <= MAX_PLAYERS,
-        f"Inkling needs {MIN_PLAYERS} to {MAX_PLAYERS} players.",
-    )
-    return list(players)
+    return check_names(players, TITLE, MIN_PLAYERS, MAX_PLAYERS)
 
 
 def _check_clue_card(name: str, card: Any) -> None:
