@@ -84,7 +84,8 @@ def choose(language):
     """This phone's own language (a cookie), or back to the room's with ``auto``."""
     target = request.args.get("next") or "/"
     parts = urlsplit(target)
-    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+    # Only a path on this site: browsers read "//host" and "/\\host" as another site.
+    if parts.scheme or parts.netloc or not target.startswith("/") or target[1:2] in ("/", "\\"):
         target = "/"
     response = redirect(target, code=303)
     if language in LANGUAGES:

@@ -300,3 +300,9 @@ def test_the_home_page_describes_every_game_in_the_browsers_language(client):
     assert "Opowiedz historię obrazkiem" in page and "Ułóż swoje hasła" in page
     page = client.get("/", headers={"Accept-Language": "it"}).get_data(as_text=True)
     assert "Racconta una storia" in page and "Componi le tue parole" in page
+
+
+@pytest.mark.parametrize("target", ["//evil.example/", "/\\evil.example/", "https://evil.example/"])
+def test_the_language_switch_only_returns_to_this_site(client, target):
+    response = client.get("/language/pl", query_string={"next": target})
+    assert response.status_code == 303 and response.headers["Location"] == "/"
