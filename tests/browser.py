@@ -33,3 +33,24 @@ class Shots:
     def __call__(self, page, name):
         if self.dir:
             page.screenshot(path=str(self.dir / f"{name}.png"))
+
+
+def open_table(browser, server, title, names):
+    """The host opens a table of ``title`` from the home page; a phone per name joins by its code."""
+    host = browser.new_context(**HOST).new_page()
+    host.on("dialog", lambda dialog: dialog.accept())
+    host.goto(server.url + "/")
+    host.get_by_role("button", name=f"Open a {title} table").click()
+    host.wait_for_selector(".qr-box img")
+    code = host.inner_text(".qr-box .code").strip()
+    phones = {}
+    for name in names:
+        phone = browser.new_context(**PHONE).new_page()
+        phone.on("dialog", lambda dialog: dialog.accept())
+        phone.goto(f"{server.url}/j/{code}")
+        phone.fill("#name", name)
+        phone.get_by_role("button", name="Join").click()
+        phone.wait_for_selector("text=You're in!")
+        phones[name] = phone
+    host.wait_for_selector(f".seats li >> text={names[-1]}")
+    return host, phones

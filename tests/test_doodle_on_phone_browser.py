@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import HOST, PHONE, Shots
+from tests.browser import HOST, Shots, open_table
 
 pytestmark = pytest.mark.browser
 NAMES = ("Ann", "Ben", "Cat")
@@ -24,24 +24,6 @@ INKED = """() => { const c = document.querySelector('[data-canvas] canvas'); if 
   const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;
   for (let i = 0; i < d.length; i += 4) if (d[i] < 100 && d[i + 1] < 100 && d[i + 2] < 100) n += 1;
   return n; }"""
-
-
-def open_table(browser, server):
-    host = browser.new_context(**HOST).new_page()
-    host.goto(server.url + "/")
-    host.get_by_role("button", name="Open a Doodles table").click()
-    host.wait_for_selector(".qr-box img")
-    code = host.inner_text(".qr-box .code").strip()
-    phones = {}
-    for name in NAMES:
-        phone = browser.new_context(**PHONE).new_page()
-        phone.goto(f"{server.url}/j/{code}")
-        phone.fill("#name", name)
-        phone.get_by_role("button", name="Join").click()
-        phone.wait_for_selector("text=You're in!")
-        phones[name] = phone
-    host.wait_for_selector(".seats li >> text=Cat")
-    return host, phones
 
 
 class Pen:
@@ -98,7 +80,7 @@ def wait_for_update(page, seen):
 
 def test_three_phones_doodle_at_once_and_the_host_shows_every_stroke(server, browser):
     shot = Shots()
-    host, phones = open_table(browser, server)
+    host, phones = open_table(browser, server, "Doodles", NAMES)
     host.select_option("#d-timer", "120")
     host.wait_for_function("document.querySelector('#d-timer').value === '120'")
     host.wait_for_timeout(300)

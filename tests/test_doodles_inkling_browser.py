@@ -10,33 +10,15 @@ import json
 
 import pytest
 
-from tests.browser import HOST, PHONE, Shots
+from tests.browser import Shots, open_table
 
 pytestmark = pytest.mark.browser
 NAMES = ("Ann", "Ben", "Cat")
 
 
-def open_table(browser, server, title, shot, prefix):  # noqa: F811
-    host = browser.new_context(**HOST).new_page()
-    host.goto(server.url + "/")
-    host.get_by_role("button", name=f"Open a {title} table").click()
-    host.wait_for_selector(".qr-box img")
-    code = host.inner_text(".qr-box .code").strip()
-    phones = {}
-    for name in NAMES:
-        phone = browser.new_context(**PHONE).new_page()
-        phone.goto(f"{server.url}/j/{code}")
-        phone.fill("#name", name)
-        phone.get_by_role("button", name="Join").click()
-        phone.wait_for_selector("text=You're in!")
-        phones[name] = phone
-    host.wait_for_selector(".seats li >> text=Cat")
-    return host, phones
-
-
 def test_a_host_and_three_phones_play_a_doodles_round_to_the_reveal(server, browser):  # noqa: F811
     shot = Shots()
-    host, phones = open_table(browser, server, "Doodles", shot, "doodles")
+    host, phones = open_table(browser, server, "Doodles", NAMES)
     host.select_option("#d-timer", "10")
     host.wait_for_function("document.querySelector('#d-timer').value === '10'")
     host.wait_for_timeout(300)
@@ -98,7 +80,7 @@ def test_a_host_and_three_phones_play_a_doodles_round_to_the_reveal(server, brow
 
 def test_a_host_and_three_phones_play_inkling_rounds_of_guessing(server, browser):  # noqa: F811
     shot = Shots()
-    host, phones = open_table(browser, server, "Inkling", shot, "inkling")
+    host, phones = open_table(browser, server, "Inkling", NAMES)
     host.select_option("#i-ink", "virtual")
     host.wait_for_timeout(500)
     host.wait_for_function("document.querySelector('#i-ink').value === 'virtual'")

@@ -8,29 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import HOST, PHONE, Shots
+from tests.browser import Shots, open_table
 
 pytestmark = pytest.mark.browser
-
-
-def open_table(browser, server, title, names):  # noqa: F811
-    host = browser.new_context(**HOST).new_page()
-    host.goto(server.url + "/")
-    host.get_by_role("button", name=f"Open a {title} table").click()
-    host.wait_for_selector(".qr-box img")
-    code = host.inner_text(".qr-box .code").strip()
-    phones = {}
-    for name in names:
-        phone = browser.new_context(**PHONE).new_page()
-        phone.on("dialog", lambda dialog: dialog.accept())
-        phone.goto(f"{server.url}/j/{code}")
-        phone.fill("#name", name)
-        phone.get_by_role("button", name="Join").click()
-        phone.wait_for_selector("text=You're in!")
-        phones[name] = phone
-    host.on("dialog", lambda dialog: dialog.accept())
-    host.wait_for_selector(f".seats li >> text={names[-1]}")
-    return host, phones
 
 
 def test_a_host_and_four_phones_play_a_rorschach_round_to_the_reveal(server, browser):  # noqa: F811
