@@ -57,6 +57,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         DATABASE=(os.environ.get("DATABASE_URL") or os.environ.get("COMPANION_DB")
                   or str(instance / "companion.sqlite3")),
         POLL_MS=int(os.environ.get("COMPANION_POLL_MS", "800")),
+        # How long a screen's poll may be held waiting for a change (long polling; 0: short polling).
+        POLL_WAIT=int(os.environ.get("COMPANION_POLL_WAIT", "20")),
         PUBLIC_URL=os.environ.get("COMPANION_PUBLIC_URL"),
     )
     if test_config:

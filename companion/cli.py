@@ -8,6 +8,10 @@ import socket
 import sys
 
 DEFAULT_PORT = 8000
+# gevent workers: a screen's long poll waits in a greenlet, not a thread (see deploy/gunicorn.conf.py
+# for how these numbers were chosen).
+WORKERS = 4
+WORKER_CONNECTIONS = 2000
 
 
 def lan_address() -> str:
@@ -36,8 +40,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--db", help="SQLite file or postgresql:// URL for the rooms "
                         "(default: instance/companion.sqlite3)")
     parser.add_argument("--instance", help="folder for the database and the secret key (default ./instance)")
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes (default 4)")
-    parser.add_argument("--threads", type=int, default=2, help="threads per worker (default 2)")
+    parser.add_argument("--workers", type=int, default=WORKERS,
+                        help=f"gunicorn worker processes (default {WORKERS})")
+    parser.add_argument("--worker-connections", type=int, default=WORKER_CONNECTIONS,
+                        help=f"open connections per worker (default {WORKER_CONNECTIONS}): every "
+                        "screen keeps one, waiting for its room to change")
     return parser.parse_args(argv)
 
 
@@ -64,8 +71,8 @@ def main(argv=None) -> None:
     sys.argv = [
         "gunicorn", "companion.wsgi:app",
         "--bind", f"[{args.host}]:{args.port}" if ":" in args.host else f"{args.host}:{args.port}",
-        "--workers", str(args.workers), "--threads", str(args.threads),
-        "--worker-class", "gthread", "--timeout", "30", "--graceful-timeout", "5",
+        "--workers", str(args.workers), "--worker-connections", str(args.worker_connections),
+        "--worker-class", "gevent", "--timeout", "30", "--graceful-timeout", "5",
     ]
     WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]").run()
 

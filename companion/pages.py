@@ -72,7 +72,8 @@ def host_key(code, token):
 
 def _live_context(room, viewer):
     context = {"room": room, "v": rooms().view(room, viewer), "viewer": viewer,
-               "join_url": join_url(room.code), "poll_ms": current_app.config["POLL_MS"]}
+               "join_url": join_url(room.code), "poll_ms": current_app.config["POLL_MS"],
+               "poll_wait": current_app.config["POLL_WAIT"]}
     if viewer == HOST:
         # The host's own token, from its own request: the link that opens this screen elsewhere.
         token = identity.presented_token(room.code, "host")

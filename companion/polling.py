@@ -2,13 +2,18 @@
 
 Every screen polls its view or fragment with the ETag of what it shows (``"v<version>"``). While
 the room's version has not moved on, that poll is answered 304 from one indexed version lookup,
-without routing, identity or rendering. Anything else goes on to the Flask app, which sets the
-same ETags on the full answers.
+without routing, identity or rendering. A poll that asks ``?wait=<seconds>`` is held until the room
+changes or the time is up (a long poll, see ``companion/live.py``; only under gevent workers). Anything
+else goes on to the Flask app, which sets the same ETags on the full answers.
 """
 
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qs
+
+from . import cooperative
+from .live import MAX_WAIT
 
 POLLED = re.compile(r"^/(?:api/v1/rooms/(?P<api>[A-Za-z0-9]{1,12})|(?:host|p)/(?P<page>[A-Za-z0-9]{1,12})/live)$")
 
@@ -20,6 +25,15 @@ def etag(version: int) -> str:
 
 def _tags(header: str) -> set[str]:
     return {t.strip().removeprefix("W/") for t in header.split(",")}
+
+
+def requested_wait(query: str) -> float:
+    """The seconds a poll asks to be held (``?wait=20``): 0 when absent or unreadable."""
+    try:
+        seconds = float(parse_qs(query).get("wait", ["0"])[0])
+    except ValueError:
+        return 0.0
+    return min(seconds, MAX_WAIT) if seconds > 0 else 0.0
 
 
 class NotModified:
@@ -34,8 +48,15 @@ class NotModified:
         if header and environ.get("REQUEST_METHOD") == "GET":
             match = POLLED.match(environ.get("PATH_INFO", ""))
             if match:
-                version = self.rooms.version((match["api"] or match["page"]).upper())
-                if version is not None and etag(version) in _tags(header):
+                code = (match["api"] or match["page"]).upper()
+                tags = _tags(header)
+                version = self.rooms.version(code)
+                if version is not None and etag(version) in tags and cooperative.active():
+                    wait = requested_wait(environ.get("QUERY_STRING", ""))
+                    if wait:
+                        self.rooms.wait(code, version, wait)
+                        version = self.rooms.version(code)
+                if version is not None and etag(version) in tags:
                     start_response("304 Not Modified", [("ETag", etag(version)),
                                                         ("Cache-Control", "private, no-cache")])
                     return [b""]

@@ -16,6 +16,7 @@ from games import GAMES
 from games.base import HOST, RuleError
 
 from . import rooms
+from .live import Changes
 from .store import StaleVersion
 
 # Easy to read aloud and type: no 0/O, 1/I/L, 5/S, 2/Z.
@@ -41,6 +42,7 @@ class Rooms:
         self._rendered: OrderedDict[tuple, bytes] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
+        self.changes = Changes(store)
 
     def create(self, game: str, options: dict | None, language: str | None = None) -> tuple[str, str]:
         """Open a room for ``game`` (speaking ``language``); returns its code and the host's token."""
@@ -77,8 +79,9 @@ class Rooms:
             raise NoSuchRoom(code)
         return self._at(code, *info)
 
-    def _at(self, code, game, version, created) -> rooms.Room:
-        """The room at ``version`` or later, from the cache, extended by the entries it lacks."""
+    def _at(self, code, game, version, created, read_entries=None) -> rooms.Room:
+        """The room at ``version`` or later, from the cache, extended by the entries it lacks
+        (read with ``read_entries(code, after)``, by default from the store)."""
         with self._lock:
             when, cached = self._cache.get(code, (None, None))
         if cached is not None and when == created and cached.version >= version:
@@ -87,7 +90,8 @@ class Rooms:
             # the version read is the latest, so it is exactly that one).
             return cached
         base = cached if cached is not None and when == created else None
-        room = rooms.replay(code, game, self.store.entries(code, base.version if base else 0), base)
+        read = read_entries or self.store.entries
+        room = rooms.replay(code, game, read(code, base.version if base else 0), base)
         self._remember(room, created)
         return room
 
@@ -95,26 +99,38 @@ class Rooms:
         """Record ``action`` by ``actor``; returns the room after it (unchanged for a repeat)."""
         return self._record(code, actor, action, expected_version)
 
+    def wait(self, code: str, version: int, seconds: float) -> None:
+        """Hold a poll until room ``code`` moves on from ``version``, at most ``seconds``."""
+        self.changes.wait(code, version, seconds)
+
     def _record(self, code, actor, action, expected_version=None) -> rooms.Room:
         body = dict(action)
         body["by"] = actor
         if body.get("type") == "start":
             body["seed"] = secrets.randbits(62)
-        with self.store.writing(code) as tx:
-            info = self.store.room(code)  # read under the write lock: no other writer can move it on
+
+        def record(tx) -> tuple[rooms.Room, float, bool]:
+            info = tx.room()  # read under the write lock: no other writer can move it on
             if info is None:
                 raise NoSuchRoom(code)
             game, version, created = info
             if expected_version is not None and expected_version != version:
                 raise StaleVersion(version)
-            room = self._at(code, game, version, created)
+            room = tx.shared.get(code)  # the room after an earlier job of this same transaction
+            if room is None or room.version != version:
+                room = self._at(code, game, version, created, lambda c, after: tx.entries(after))
             now = self.clock()
             changed = rooms.apply_entry(room, body, now)
             if changed == room:
-                return room
+                return room, created, False
             tx.append(version + 1, now, body)
-            room = replace(changed, version=version + 1)
-        self._remember(room, created)
+            room = tx.shared[code] = replace(changed, version=version + 1)
+            return room, created, True
+
+        room, created, changed = self.store.write(code, record)
+        if changed:  # committed: cache it, and wake the screens of this process waiting on it
+            self._remember(room, created)
+            self.changes.changed(code, room.version)
         return room
 
     def _remember(self, room: rooms.Room, created: float) -> None:

@@ -656,7 +656,7 @@ def replay(code: str, entries) -> Sheet:
 
 
 class Sheets:
-    """Score sheets in a rooms store (``create_room``, ``room``, ``entries``, ``writing``)."""
+    """Score sheets in a rooms store (``create_room``, ``room``, ``entries``, ``write``)."""
 
     def __init__(self, store, clock=time.time):
         self.store = store
@@ -698,19 +698,22 @@ class Sheets:
 
     def _record(self, code: str, body: dict, expected_version: int | None) -> Sheet:
         code = normal_code(code)
-        with self.store.writing(code) as tx:
+
+        def record(tx) -> Sheet:
             version = tx.version()
             if version is None:
                 raise NoSuchSheet(code)
             if expected_version is not None and expected_version != version:
                 raise StaleSheet(version)
-            sheet = replay(code, self.store.entries(code)) if version else None
+            sheet = replay(code, tx.entries()) if version else None
             changed = apply_entry(sheet, body, code, version + 1)
             if changed is sheet:
                 return sheet
             now = self.clock()
             tx.append(version + 1, now, body)
-        return replace(changed, updated=now)
+            return replace(changed, updated=now)
+
+        return self.store.write(code, record)
 
 
 # --- export ------------------------------------------------------------------------------------

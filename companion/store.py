@@ -5,43 +5,71 @@ Every room is a row in ``rooms`` (its code, game and current version) and a run 
 Writers take the database lock with ``BEGIN IMMEDIATE`` before they read the version they will
 extend, so two workers acting on one room at the same instant are serialised: neither entry is
 lost and none is doubled. WAL journaling with ``synchronous=FULL`` makes a committed entry survive
-a crash or ``kill -9`` of the server.
+a crash, a power cut or ``kill -9`` of the server.
 
-Writers also queue for a lock of their own before ``BEGIN IMMEDIATE`` (a thread lock in the process,
-then ``flock`` on ``<database>-writer`` across processes). It changes no guarantee, SQLite's lock
-still decides; it only replaces SQLite's busy handler, which sleeps and retries with a growing
-back-off (1, 2, 5, 10 … 100 ms), by a queue that wakes the next writer as soon as the lock is
-released. Under a game night's load the back-off made action latency seconds long with idle CPU.
+**Group commit.** Every write is a *job* handed to :meth:`SQLiteStore.write`: a function run inside
+the transaction with a :class:`Writer`. The jobs that queue up in a process while one transaction is
+being committed go into the next transaction together, each in a savepoint of its own (a job that
+raises undoes only its own writes), and that transaction is made durable by one fsync. A job's
+caller gets its answer only after the commit that made it durable, so nothing acknowledged can be
+lost; a failed commit fails every job in it.
+
+Writers queue for a lock of their own before ``BEGIN IMMEDIATE``: the process's turn (one batch at a
+time), then ``flock`` on ``<database>-writer`` across processes. It changes no guarantee, SQLite's
+lock still decides; it only replaces SQLite's busy handler, which sleeps and retries with a growing
+back-off (1, 2, 5, 10 … 100 ms), by a queue that wakes the next writer as soon as the lock is free.
+
+**Changes.** Each write also gives the room a new ``stamp`` from one counter shared by all rooms
+(taken under the write lock, so stamps are committed in order). :meth:`SQLiteStore.changes_since`
+lists the rooms stamped after a given stamp: one indexed query tells a process which rooms other
+processes have changed (see ``companion/live.py``).
+
+Under gevent workers (``companion/cooperative.py``) the waits for the other processes' ``flock`` and
+for the commit's fsync run in a native thread, so that a process serves its other requests meanwhile.
 """
 
 from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import os
 import sqlite3
 import threading
 import time
-from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Iterator
+from dataclasses import dataclass, field
+from typing import Callable, TypeVar
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS rooms (
-    code TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    version INTEGER NOT NULL DEFAULT 0,
-    created REAL NOT NULL,
-    updated REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS entries (
-    room TEXT NOT NULL REFERENCES rooms(code),
-    seq INTEGER NOT NULL,
-    at REAL NOT NULL,
-    body TEXT NOT NULL,
-    PRIMARY KEY (room, seq)
-) WITHOUT ROWID;
-"""
+from . import cooperative
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS rooms (
+        code TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0,
+        created REAL NOT NULL,
+        updated REAL NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS entries (
+        room TEXT NOT NULL REFERENCES rooms(code),
+        seq INTEGER NOT NULL,
+        at REAL NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (room, seq)
+    ) WITHOUT ROWID""",
+)
+
+# Upgrades of a database made by an earlier release, applied in order; each is skipped when done.
+UPGRADES = (
+    ("stamp", "ALTER TABLE rooms ADD COLUMN stamp INTEGER NOT NULL DEFAULT 0"),
+    ("rooms_stamp", "CREATE INDEX IF NOT EXISTS rooms_stamp ON rooms (stamp)"),
+)
+
+logger = logging.getLogger(__name__)
+
+BATCH = 64  # the most jobs committed by one transaction
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -57,37 +85,40 @@ class StaleVersion(Exception):
     """The room changed since the version an action was made against."""
 
 
+@dataclass(eq=False)
+class _Job:
+    """One caller's job, its outcome once its transaction is committed, and how to wake the caller."""
+
+    code: str
+    run: Callable
+    done: threading.Event = field(default_factory=threading.Event)
+    result: object = None
+    error: BaseException | None = None
+
+
 class SQLiteStore:
     """Room logs in one SQLite file, shared safely by every worker process and thread."""
 
     def __init__(self, path: str):
         self.path = path
-        self._local = threading.local()
-        self._queue_pid: int | None = None
-        self._queue_lock = threading.Lock()
-        self._queue_fd: int | None = None
-        with self._connect() as db:
-            db.executescript(SCHEMA)
+        self._readers: dict[tuple[int, int], sqlite3.Connection] = {}
+        self._readers_lock = threading.Lock()
+        self._pid: int | None = None
+        db = self._connect()
+        try:  # every worker process opens the store at start: one at a time creates or upgrades
+            db.execute("BEGIN IMMEDIATE")
+            for statement in SCHEMA:
+                db.execute(statement)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(rooms)")}
+            indexes = {row[1] for row in db.execute("PRAGMA index_list(rooms)")}
+            for name, step in UPGRADES:
+                if name not in columns and name not in indexes:
+                    db.execute(step)
+            db.execute("COMMIT")
+        finally:
+            db.close()
 
-    @contextmanager
-    def _writer_turn(self) -> Iterator[None]:
-        """Wait for this writer's turn: a thread lock, then an flock shared by every process."""
-        pid = os.getpid()
-        if self._queue_pid != pid:  # first use, or a forked child: its own lock and descriptor
-            self._queue_lock = threading.Lock()
-            self._queue_fd = None
-            self._queue_pid = pid
-            if self.path != ":memory:" and not self.path.startswith("file:"):
-                self._queue_fd = os.open(self.path + "-writer", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        with self._queue_lock:
-            if self._queue_fd is None:
-                yield
-                return
-            fcntl.flock(self._queue_fd, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(self._queue_fd, fcntl.LOCK_UN)
+    # -- connections ---------------------------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
@@ -96,30 +127,41 @@ class SQLiteStore:
         db.execute("PRAGMA busy_timeout=30000")
         return db
 
+    def _process(self) -> None:
+        """This process's writer: a connection, the batch queue and the turn (again after a fork)."""
+        pid = os.getpid()
+        if self._pid == pid:
+            return
+        with self._readers_lock:
+            if self._pid == pid:
+                return
+            self._readers = {}
+            self._writer_db = self._connect()
+            self._queue: list[_Job] = []
+            self._queue_lock = threading.Lock()
+            self._turn = threading.Lock()
+            self._flock_fd = None
+            if self.path != ":memory:" and not self.path.startswith("file:"):
+                self._flock_fd = os.open(self.path + "-writer", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            self._pid = pid
+
     @property
     def _db(self) -> sqlite3.Connection:
-        db = getattr(self._local, "db", None)
+        """The reading connection of this OS thread (shared by a gevent worker's greenlets: a read
+        runs to its end without yielding)."""
+        self._process()
+        key = (os.getpid(), threading.get_native_id())
+        db = self._readers.get(key)
         if db is None:
-            db = self._local.db = self._connect()
+            with self._readers_lock:
+                db = self._readers[key] = self._connect()
         return db
 
-    def create_room(self, code: str, game: str) -> bool:
-        """Create an empty room; False when the code is already taken."""
-        now = time.time()
-        try:
-            with self._writer_turn():
-                self._db.execute(
-                    "INSERT INTO rooms (code, game, version, created, updated) VALUES (?, ?, 0, ?, ?)",
-                    (code, game, now, now),
-                )
-        except sqlite3.IntegrityError:
-            return False
-        return True
+    # -- reads ---------------------------------------------------------------------------------
 
     def room(self, code: str) -> tuple[str, int, float] | None:
         """The room's game, version and creation time, or None when there is no such room."""
-        row = self._db.execute("SELECT game, version, created FROM rooms WHERE code = ?", (code,)).fetchone()
-        return (row[0], row[1], row[2]) if row else None
+        return _room(self._db, code)
 
     def version(self, code: str) -> int | None:
         """The room's current version (None for an unknown room): the cheap read behind 304s."""
@@ -128,58 +170,175 @@ class SQLiteStore:
 
     def entries(self, code: str, after: int = 0) -> list[Entry]:
         """The room's entries numbered after ``after``, in order."""
+        return _entries(self._db, code, after)
+
+    def last_stamp(self) -> int:
+        """The stamp of the latest change to any room (0 before any)."""
+        return self._db.execute("SELECT COALESCE(MAX(stamp), 0) FROM rooms").fetchone()[0]
+
+    def changes_since(self, stamp: int) -> tuple[int, list[tuple[str, int]]]:
+        """The rooms changed after ``stamp`` with their versions, and the stamp to ask from next."""
         rows = self._db.execute(
-            "SELECT seq, at, body FROM entries WHERE room = ? AND seq > ? ORDER BY seq",
-            (code, after),
+            "SELECT code, version, stamp FROM rooms WHERE stamp > ? ORDER BY stamp", (stamp,)
         ).fetchall()
-        return [Entry(seq, at, json.loads(body)) for seq, at, body in rows]
+        return (rows[-1][2] if rows else stamp), [(code, version) for code, version, _ in rows]
+
+    def watch(self, on_change: Callable[[str | None, int | None], None], stop: threading.Event,
+              every: float = 0.05) -> None:
+        """Call ``on_change(code, version)`` for every room change committed by any process, until
+        ``stop`` is set: one indexed query every ``every`` seconds. ``on_change(None, None)`` first
+        says that changes made before it started may have been missed."""
+        stamp = self.last_stamp()
+        on_change(None, None)
+        while not stop.wait(every):
+            try:
+                stamp, changed = self.changes_since(stamp)
+            except sqlite3.Error as error:
+                logger.warning("reading the room changes failed: %s", error)
+                continue
+            for code, version in changed:
+                on_change(code, version)
+
+    # -- writes --------------------------------------------------------------------------------
+
+    def create_room(self, code: str, game: str) -> bool:
+        """Create an empty room; False when the code is already taken."""
+
+        def create(tx: Writer) -> bool:
+            if tx.room() is not None:
+                return False
+            now = time.time()
+            tx.db.execute(
+                "INSERT INTO rooms (code, game, version, created, updated, stamp) VALUES (?, ?, 0, ?, ?, ?)",
+                (code, game, now, now, tx.stamp()),
+            )
+            return True
+
+        return self.write(code, create)
 
     def delete_idle(self, before: float) -> int:
         """Delete the game rooms nobody has touched since ``before`` (score sheets are kept)."""
         idle = "SELECT code FROM rooms WHERE updated < ? AND game NOT LIKE 'sheet:%'"
-        db = self._db
-        with self._writer_turn():
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                db.execute(f"DELETE FROM entries WHERE room IN ({idle})", (before,))
-                count = db.execute(f"DELETE FROM rooms WHERE code IN ({idle})", (before,)).rowcount
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-        return count
 
-    @contextmanager
-    def writing(self, code: str) -> Iterator["Writer"]:
-        """Hold the write lock for one room action; commit on success, roll back on any error."""
-        db = self._db
-        with self._writer_turn():
-            db.execute("BEGIN IMMEDIATE")
+        def delete(tx: Writer) -> int:
+            tx.db.execute(f"DELETE FROM entries WHERE room IN ({idle})", (before,))
+            return tx.db.execute(f"DELETE FROM rooms WHERE code IN ({idle})", (before,)).rowcount
+
+        return self.write("", delete)
+
+    def write(self, code: str, job: Callable[["Writer"], T]) -> T:
+        """Run ``job`` in a write transaction on room ``code`` and return its result once committed.
+
+        The job may read through the :class:`Writer` and append entries; whatever it raises is raised
+        here, with its writes undone. Jobs from other threads may share the transaction."""
+        self._process()
+        mine = _Job(code, job)
+        with self._queue_lock:
+            self._queue.append(mine)
+        while not mine.done.is_set():
+            with self._turn:  # one batch at a time in this process; another may have taken mine
+                if not mine.done.is_set():
+                    with self._queue_lock:
+                        batch, self._queue[:] = self._queue[:BATCH], self._queue[BATCH:]
+                    self._commit(batch)
+        if mine.error is not None:
+            raise mine.error
+        return mine.result  # type: ignore[return-value]
+
+    def _commit(self, batch: list[_Job]) -> None:
+        db = self._writer_db
+        try:
+            self._lock_file()
             try:
-                yield Writer(db, code)
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    shared: dict = {}
+                    for job in batch:
+                        self._run(db, job, shared)
+                    cooperative.blocking(db.execute, "COMMIT")
+                except BaseException:
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
+                    raise
+            finally:
+                self._unlock_file()
+        except BaseException as error:  # the transaction is lost: every job in it fails
+            for job in batch:
+                if job.error is None:
+                    job.error = error
+        finally:
+            for job in batch:
+                job.done.set()
+
+    @staticmethod
+    def _run(db: sqlite3.Connection, job: _Job, shared: dict) -> None:
+        db.execute("SAVEPOINT job")
+        try:
+            job.result = job.run(Writer(db, job.code, shared))
+        except Exception as error:  # the job's own failure: undo its writes, keep the others'
+            db.execute("ROLLBACK TO job")
+            job.error = error
+        db.execute("RELEASE job")
+
+    def _lock_file(self) -> None:
+        if self._flock_fd is None:
+            return
+        try:
+            fcntl.flock(self._flock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:  # another process is writing: wait in the queue
+            cooperative.blocking(fcntl.flock, self._flock_fd, fcntl.LOCK_EX)
+
+    def _unlock_file(self) -> None:
+        if self._flock_fd is not None:
+            fcntl.flock(self._flock_fd, fcntl.LOCK_UN)
 
 
 class Writer:
-    """What may be done while holding the write lock: read the version, append one entry."""
+    """What a write job may do inside the transaction: read the room as it now is, append entries.
 
-    def __init__(self, db: sqlite3.Connection, code: str):
-        self._db = db
+    ``shared`` is a dict shared by the jobs of one transaction: a job can leave there what it built
+    (the room after its entry) for a later job on the same room, which cannot see it elsewhere until
+    the transaction commits."""
+
+    def __init__(self, db: sqlite3.Connection, code: str, shared: dict):
+        self.db = db
         self.code = code
+        self.shared = shared
+
+    def room(self) -> tuple[str, int, float] | None:
+        return _room(self.db, self.code)
 
     def version(self) -> int | None:
-        row = self._db.execute("SELECT version FROM rooms WHERE code = ?", (self.code,)).fetchone()
+        row = self.db.execute("SELECT version FROM rooms WHERE code = ?", (self.code,)).fetchone()
         return row[0] if row else None
+
+    def entries(self, after: int = 0) -> list[Entry]:
+        """The room's entries after ``after``, this transaction's own included."""
+        return _entries(self.db, self.code, after)
+
+    def stamp(self) -> int:
+        """The next stamp of the change counter (taken under the write lock: stamps commit in order)."""
+        return self.db.execute("SELECT COALESCE(MAX(stamp), 0) + 1 FROM rooms").fetchone()[0]
 
     def append(self, seq: int, at: float, body: dict) -> None:
         """Record entry number ``seq``; the primary key refuses a second entry with one number."""
-        self._db.execute(
+        self.db.execute(
             "INSERT INTO entries (room, seq, at, body) VALUES (?, ?, ?, ?)",
             (self.code, seq, at, json.dumps(body, separators=(",", ":"))),
         )
-        self._db.execute(
-            "UPDATE rooms SET version = ?, updated = ? WHERE code = ?", (seq, at, self.code)
+        self.db.execute(
+            "UPDATE rooms SET version = ?, updated = ?, stamp = ? WHERE code = ?",
+            (seq, at, self.stamp(), self.code),
         )
+
+
+def _room(db: sqlite3.Connection, code: str) -> tuple[str, int, float] | None:
+    row = db.execute("SELECT game, version, created FROM rooms WHERE code = ?", (code,)).fetchone()
+    return (row[0], row[1], row[2]) if row else None
+
+
+def _entries(db: sqlite3.Connection, code: str, after: int) -> list[Entry]:
+    rows = db.execute(
+        "SELECT seq, at, body FROM entries WHERE room = ? AND seq > ? ORDER BY seq", (code, after)
+    ).fetchall()
+    return [Entry(seq, at, json.loads(body)) for seq, at, body in rows]

@@ -1,7 +1,8 @@
 """The rooms' append-only action logs, in PostgreSQL: the same interface and guarantees as ``store.py``.
 
-Several app servers share one database. A writer opens a transaction and locks the room's row with
-``SELECT ... FOR UPDATE`` before it reads the version it will extend, so writers of one room are
+Several app servers share one database. A write job (:meth:`PostgresStore.write`, as in ``store.py``)
+runs in a transaction that first locks the room's row with ``SELECT ... FOR UPDATE``, before it reads
+the version it will extend, so writers of one room are
 serialised across every thread, process and server (writers of different rooms do not wait for each
 other), and the primary key ``(room, seq)`` refuses a doubled entry whatever happens. Commits use
 ``synchronous_commit = on``: an acknowledged action is on disk before the answer leaves.
@@ -10,24 +11,35 @@ The schema is created on first start and upgraded in place: ``schema_version`` h
 the last step of ``MIGRATIONS`` applied, and the steps run under an advisory lock so that servers
 starting together apply each step once.
 
+PostgreSQL commits concurrent transactions with one WAL flush on its own, so there is no group
+commit of ours here. Every appended entry sends ``NOTIFY companion_rooms, '<code> <version>'``;
+each worker process of every server listens (:meth:`PostgresStore.watch`), which is how a long poll
+held by one server learns at once of a vote taken by another.
+
 Connections come from a small pool per process (made lazily, and again after a fork, so gunicorn's
-``--preload`` is safe). While a thread holds a room's write lock, every read it makes through the
-store uses the same connection and transaction, as with SQLite's per-thread connection.
+``--preload`` is safe), plus one listening connection per process while screens wait on it.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
 
 import psycopg
 from psycopg.types.json import Json
 from psycopg_pool import ConnectionPool
 
 from .store import Entry
+
+logger = logging.getLogger(__name__)
+
+CHANNEL = "companion_rooms"  # NOTIFY channel: "<code> <version>" for every appended entry
+
+T = TypeVar("T")
 
 # Step n brings the schema from version n-1 to n. Never edit a step that has shipped: append one.
 MIGRATIONS: list[str] = [
@@ -83,7 +95,6 @@ class PostgresStore:
     def __init__(self, url: str, pool_size: int | None = None):
         self.url = url
         self.pool_size = pool_size or int(os.environ.get("COMPANION_PG_POOL", "10"))
-        self._local = threading.local()
         self._pool: ConnectionPool | None = None
         self._pool_pid: int | None = None
         self._pool_lock = threading.Lock()
@@ -105,16 +116,11 @@ class PostgresStore:
                         name=f"companion-{pid}",
                     )
                     self._pool_pid = pid
-                    self._local = threading.local()
         return self._pool
 
     @contextmanager
     def _conn(self) -> Iterator[psycopg.Connection]:
-        """The thread's transaction connection while it writes, else one from the pool."""
-        held = getattr(self._local, "conn", None)
-        if held is not None and self._pool_pid == os.getpid():
-            yield held
-            return
+        """A connection from this process's pool."""
         with self._get_pool().connection() as conn:
             yield conn
 
@@ -153,11 +159,7 @@ class PostgresStore:
     def entries(self, code: str, after: int = 0) -> list[Entry]:
         """The room's entries numbered after ``after``, in order."""
         with self._conn() as conn:
-            rows = conn.execute(
-                "SELECT seq, at, body FROM entries WHERE room = %s AND seq > %s ORDER BY seq",
-                (code, after),
-            ).fetchall()
-        return [Entry(seq, at, body) for seq, at, body in rows]
+            return _entries(conn, code, after)
 
     def delete_idle(self, before: float) -> int:
         """Delete the game rooms nobody has touched since ``before`` (score sheets are kept)."""
@@ -170,34 +172,60 @@ class PostgresStore:
         with self._conn() as conn:
             conn.execute("SELECT 1").fetchone()
 
-    @contextmanager
-    def writing(self, code: str) -> Iterator["Writer"]:
-        """Hold the write lock for one room action; commit on success, roll back on any error."""
-        if getattr(self._local, "conn", None) is not None:
-            raise RuntimeError("writing() does not nest")
+    def write(self, code: str, job: Callable[["Writer"], T]) -> T:
+        """Run ``job`` in a transaction holding room ``code``'s row lock; its result once committed.
+
+        Whatever the job raises is raised here, and the transaction is rolled back."""
         with self._get_pool().connection() as conn:
             # conn.transaction() commits when the block ends normally and rolls back on any error.
             with conn.transaction():
-                row = conn.execute(
-                    "SELECT version FROM rooms WHERE code = %s FOR UPDATE", (code,)
-                ).fetchone()
-                self._local.conn = conn
-                try:
-                    yield Writer(conn, code, row[0] if row else None)
-                finally:
-                    self._local.conn = None
+                conn.execute("SELECT version FROM rooms WHERE code = %s FOR UPDATE", (code,))
+                return job(Writer(conn, code))
+
+    # -- changes -------------------------------------------------------------------------------
+
+    def watch(self, on_change: Callable[[str | None, int | None], None], stop: threading.Event) -> None:
+        """Call ``on_change(code, version)`` for every room change committed by any server, until
+        ``stop`` is set. Every write sends ``NOTIFY``; PostgreSQL delivers the notifications of a
+        transaction when it commits, in commit order, to every listening connection. After a lost
+        connection, ``on_change(None, None)`` says that changes may have been missed."""
+        while not stop.is_set():
+            try:
+                with psycopg.connect(self.url, autocommit=True, connect_timeout=10) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    on_change(None, None)
+                    while not stop.is_set():
+                        for note in conn.notifies(timeout=1.0):
+                            code, _, version = note.payload.partition(" ")
+                            on_change(code, int(version))
+            except psycopg.Error as error:
+                logger.warning("listening for room changes failed, again in 1 s: %s", error)
+                stop.wait(1.0)
 
 
 class Writer:
-    """What may be done while holding the write lock: read the version, append one entry."""
+    """What a write job may do holding the room's row lock: read the room as it now is, append.
 
-    def __init__(self, conn: psycopg.Connection, code: str, version: int | None):
+    ``shared`` is there for the same code as SQLite's group commit (a transaction here holds one
+    job, so it starts empty every time)."""
+
+    def __init__(self, conn: psycopg.Connection, code: str):
         self._conn = conn
         self.code = code
-        self._version = version
+        self.shared: dict = {}
+
+    def room(self) -> tuple[str, int, float] | None:
+        row = self._conn.execute("SELECT game, version, created FROM rooms WHERE code = %s",
+                                 (self.code,)).fetchone()
+        return (row[0], row[1], row[2]) if row else None
 
     def version(self) -> int | None:
-        return self._version
+        row = self._conn.execute("SELECT version FROM rooms WHERE code = %s", (self.code,)).fetchone()
+        return row[0] if row else None
+
+    def entries(self, after: int = 0) -> list[Entry]:
+        """The room's entries after ``after``, this transaction's own included."""
+        return _entries(self._conn, self.code, after)
 
     def append(self, seq: int, at: float, body: dict) -> None:
         """Record entry number ``seq``; the primary key refuses a second entry with one number."""
@@ -208,4 +236,11 @@ class Writer:
         self._conn.execute(
             "UPDATE rooms SET version = %s, updated = %s WHERE code = %s", (seq, at, self.code)
         )
-        self._version = seq
+        self._conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.code} {seq}"))
+
+
+def _entries(conn: psycopg.Connection, code: str, after: int) -> list[Entry]:
+    rows = conn.execute(
+        "SELECT seq, at, body FROM entries WHERE room = %s AND seq > %s ORDER BY seq", (code, after)
+    ).fetchall()
+    return [Entry(seq, at, body) for seq, at, body in rows]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 import requests
@@ -121,3 +122,56 @@ def test_phones_acting_at_the_same_instant_through_several_workers_lose_and_doub
     assert len(set(versions)) == len(versions) == len(voters) * taps  # nothing doubled
     assert sorted(final["voted"]) == sorted(t.view(n)["you"]["seat"] for n in voters)
     assert all(t.view(n)["you"]["vote"] == 6 for n in voters)   # each phone's last tap stands
+
+
+# -- long polls ----------------------------------------------------------------------------------
+
+
+class HeldPoll(threading.Thread):
+    """A screen's poll, sent with the ETag it shows and ``?wait=``, answered in the background."""
+
+    def __init__(self, url, etag, wait=20, headers=None):
+        super().__init__(daemon=True)
+        self.url, self.etag, self.wait, self.headers = url, etag, wait, headers or {}
+        self.response = self.answered = None
+
+    def run(self):
+        self.response = requests.get(self.url, params={"wait": self.wait}, timeout=self.wait + 10,
+                                     headers={**self.headers, "If-None-Match": self.etag})
+        self.answered = time.monotonic()
+
+
+def test_a_held_poll_is_answered_as_soon_as_the_room_changes(server):
+    t = Http(server.url)
+    t.join("Ann")
+    etag = requests.get(f"{server.url}/api/v1/rooms/{t.code}", timeout=10).headers["ETag"]
+    polls = [HeldPoll(f"{server.url}/api/v1/rooms/{t.code}", etag) for _ in range(4)]
+    host_cookie = {"Cookie": f"tch_{t.code}={t.tokens['host']}"}
+    polls.append(HeldPoll(f"{server.url}/host/{t.code}/live", etag, headers=host_cookie))  # host page
+    for poll in polls:
+        poll.start()
+    time.sleep(0.5)
+    assert all(poll.response is None for poll in polls)  # held: nothing has changed yet
+
+    t.join("Ben")  # through its own connection, so most likely through another worker
+    joined = time.monotonic()
+    for poll in polls:
+        poll.join(timeout=5)
+        assert poll.response.status_code == 200
+        assert poll.response.headers["ETag"] != etag
+        assert poll.answered - joined < 1.0
+    assert [p["name"] for p in polls[0].response.json()["players"]] == ["Ann", "Ben"]
+    assert "Ben" in polls[-1].response.text
+
+
+def test_a_held_poll_of_a_room_that_stands_still_ends_with_304(server):
+    t = Http(server.url)
+    etag = requests.get(f"{server.url}/api/v1/rooms/{t.code}", timeout=10).headers["ETag"]
+    poll = HeldPoll(f"{server.url}/api/v1/rooms/{t.code}", etag, wait=1)
+    started = time.monotonic()
+    poll.start()
+    poll.join(timeout=10)
+    assert poll.response.status_code == 304 and 0.9 <= poll.answered - started < 3
+    # Without ?wait a poll is answered at once, as before.
+    r = requests.get(f"{server.url}/api/v1/rooms/{t.code}", headers={"If-None-Match": etag}, timeout=10)
+    assert r.status_code == 304 and r.elapsed.total_seconds() < 0.5

@@ -24,6 +24,7 @@ import requests
 
 from companion import create_app
 from companion.storage import open_store
+from tests.test_server import HeldPoll
 from tests.server import Server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,10 +84,13 @@ def new_code() -> str:
 
 def add(store, code, body):
     """Append one entry after the room's current version, as the service does."""
-    with store.writing(code) as tx:
+
+    def append(tx):
         version = tx.version()
         tx.append(version + 1, time.time(), body)
         return version + 1
+
+    return store.write(code, append)
 
 
 # -- the interface -------------------------------------------------------------------------------
@@ -119,8 +123,7 @@ def test_an_unknown_room_has_no_version_and_no_entries(store):
     code = new_code()
     assert store.room(code) is None and store.version(code) is None
     assert store.entries(code) == []
-    with store.writing(code) as tx:
-        assert tx.version() is None
+    assert store.write(code, lambda tx: (tx.version(), tx.room(), tx.entries())) == (None, None, [])
 
 
 def test_a_second_entry_with_the_same_number_is_refused(store):
@@ -128,8 +131,7 @@ def test_a_second_entry_with_the_same_number_is_refused(store):
     store.create_room(code, "dixit")
     add(store, code, {"type": "first"})
     with pytest.raises(Exception) as refused:
-        with store.writing(code) as tx:
-            tx.append(1, time.time(), {"type": "double"})
+        store.write(code, lambda tx: tx.append(1, time.time(), {"type": "double"}))
     assert "unique" in str(refused.value).lower() or isinstance(refused.value, sqlite3.IntegrityError)
     assert store.version(code) == 1
     assert [e.body for e in store.entries(code)] == [{"type": "first"}]
@@ -140,23 +142,33 @@ def test_a_second_entry_with_the_same_number_is_refused(store):
 def test_an_error_while_writing_records_nothing(store):
     code = new_code()
     store.create_room(code, "dixit")
+
+    def refused(tx):
+        tx.append(1, time.time(), {"type": "lost"})
+        raise RuntimeError("the rules refused it")
+
     with pytest.raises(RuntimeError):
-        with store.writing(code) as tx:
-            tx.append(1, time.time(), {"type": "lost"})
-            raise RuntimeError("the rules refused it")
+        store.write(code, refused)
     assert store.version(code) == 0 and store.entries(code) == []
 
 
-def test_reads_inside_the_write_lock_see_the_room_as_locked(store):
+def test_a_write_job_reads_its_own_writes_and_others_see_them_only_once_committed(store):
     code = new_code()
     store.create_room(code, "dixit")
     add(store, code, {"type": "a"})
-    with store.writing(code) as tx:
-        assert tx.version() == 1
-        assert store.room(code)[:2] == ("dixit", 1)
+    seen = {}
+
+    def job(tx):
+        seen["before"] = (tx.version(), tx.room()[:2])
         tx.append(2, time.time(), {"type": "b"})
-        assert store.version(code) == 2  # its own write, not yet committed
-        assert [e.seq for e in store.entries(code)] == [1, 2]
+        seen["inside"] = (tx.version(), [e.seq for e in tx.entries()])
+        seen["outside"] = (store.version(code), [e.seq for e in store.entries(code)])
+        return "done"
+
+    assert store.write(code, job) == "done"
+    assert seen["before"] == (1, ("dixit", 1))
+    assert seen["inside"] == (2, [1, 2])  # its own write, not yet committed
+    assert seen["outside"] == (1, [1])  # not yet committed, so not there for anyone else
     assert store.version(code) == 2
 
 
@@ -188,15 +200,61 @@ def test_writers_in_many_threads_lose_and_double_nothing(store):
     assert store.version(code) == writers * each
 
 
+def test_jobs_that_queue_up_share_one_commit_and_a_failing_one_undoes_only_its_own(tmp_path):
+    """Group commit (SQLite): while one transaction commits, the jobs of other threads queue up and
+    go into the next transaction together; one of them failing takes nothing from the others."""
+    store = open_store(str(tmp_path / "rooms.sqlite3"))
+    code = new_code()
+    store.create_room(code, "dixit")
+    first_inside, release = threading.Event(), threading.Event()
+    shared_by = {}
+
+    def slow(tx):  # holds the transaction open while the others queue
+        first_inside.set()
+        release.wait(5)
+        tx.append(tx.version() + 1, time.time(), {"n": 0})
+
+    def job(n):
+        def run(tx):
+            shared_by[n] = id(tx.shared)
+            tx.append(tx.version() + 1, time.time(), {"n": n})
+            if n == 2:
+                raise ValueError("refused by the rules")
+            return n
+        return run
+
+    outcomes = {}
+
+    def submit(n, run):
+        try:
+            outcomes[n] = store.write(code, run)
+        except ValueError as error:
+            outcomes[n] = str(error)
+
+    first = threading.Thread(target=submit, args=(0, slow))
+    first.start()
+    assert first_inside.wait(5)
+    others = [threading.Thread(target=submit, args=(n, job(n))) for n in (1, 2, 3)]
+    for t in others:
+        t.start()
+    time.sleep(0.3)  # all three are queued behind the open transaction
+    assert outcomes == {}  # and none is answered before its commit
+    release.set()
+    for t in [first, *others]:
+        t.join(10)
+    assert outcomes == {0: None, 1: 1, 2: "refused by the rules", 3: 3}
+    assert len(set(shared_by.values())) == 1  # 1, 2 and 3 ran in one transaction
+    assert [e.body["n"] for e in store.entries(code)] == [0, 1, 3]
+    assert store.version(code) == 3
+
+
 WRITER = """
 import json, sys, time
 from companion.storage import open_store
 target, code, name, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 store = open_store(target)
 for i in range(count):
-    with store.writing(code) as tx:
-        version = tx.version()
-        tx.append(version + 1, time.time(), {"writer": name, "i": i})
+    store.write(code, lambda tx: tx.append(tx.version() + 1, time.time(), {"writer": name, "i": i}))
 print("done")
 """
 
@@ -326,17 +384,20 @@ def test_two_servers_on_one_database_behave_as_one(pg_url, tmp_path):
             assert requests.get(f"{server.url}/api/v1/rooms/{code}", timeout=10,
                                 headers={**host, "If-None-Match": r.headers["ETag"]}).status_code == 304
 
-        # Ben joined through B; he votes through A; each host screen sees it within a second.
+        # Both host screens hold a long poll; Ben joined through B and votes through A; each held
+        # poll is answered with the vote within a second (B learns of it by LISTEN/NOTIFY).
+        polls = [HeldPoll(f"{server.url}/api/v1/rooms/{code}", etags[server.url], headers=host)
+                 for server in (a, b)]
+        for poll in polls:
+            poll.start()
+        time.sleep(0.5)
+        assert all(poll.response is None for poll in polls)
         ben = act(a, tokens["Ben"], "vote", position=3)["you"]["seat"]
         voted_at = time.monotonic()
-        for server in (a, b):
-            while True:
-                r = requests.get(f"{server.url}/api/v1/rooms/{code}", timeout=10,
-                                 headers={**host, "If-None-Match": etags[server.url]})
-                if r.status_code == 200 and ben in r.json()["voted"]:
-                    break
-                assert time.monotonic() - voted_at < 1.0, f"{server.url} did not show the vote"
-                time.sleep(0.05)
+        for poll in polls:
+            poll.join(timeout=5)
+            assert poll.response.status_code == 200 and ben in poll.response.json()["voted"]
+            assert poll.answered - voted_at < 1.0, f"{poll.url} did not show the vote"
 
         act(b, tokens["Cat"], "vote", position=3)
         act(a, tokens["Dan"], "vote", position=3)

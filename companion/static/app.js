@@ -1,6 +1,8 @@
-// Table Companion: live screens by short polling, and actions as JSON posts.
+// Table Companion: live screens by long polling, and actions as JSON posts.
 // The live part of a page is #live; its fragment URL is data-live. Every poll sends the ETag of
-// what is shown; the server answers 304 until the room's version moves on.
+// what is shown and asks the server to hold it up to data-wait seconds: the answer is the new
+// fragment as soon as the room changes, or 304 when the time is up. A server that cannot hold polls
+// answers 304 at once; the page then polls again after data-poll milliseconds (short polling).
 (function () {
   "use strict";
   var live = document.getElementById("live");
@@ -8,9 +10,10 @@
   var role = document.body.dataset.role;
   var etag = live ? live.dataset.etag : null;
   var pollMs = live ? parseInt(live.dataset.poll || "800", 10) : 0;
+  var waitS = live ? parseInt(live.dataset.wait || "0", 10) : 0;
   var timer = null;
   var failures = 0;
-  var inFlight = false;
+  var inFlight = null;  // the AbortController of the poll being answered
   // The page's own sentences, in the page's language (the server's sentences come translated).
   var messages = {};
   try { messages = JSON.parse(document.body.dataset.messages || "{}"); } catch (e) { messages = {}; }
@@ -26,47 +29,67 @@
   function schedule(ms) {
     clearTimeout(timer);
     if (document.visibilityState === "hidden") return;
-    timer = setTimeout(poll, ms);
+    timer = setTimeout(poll, Math.max(0, ms));
   }
 
-  function poll() {
-    if (!live || inFlight) return;
-    inFlight = true;
+  function pollUrl() {
+    var url = new URL(live.dataset.live, window.location.href);
+    if (etag && waitS > 0) url.searchParams.set("wait", String(waitS));
+    return url.toString();
+  }
+
+  // poll(true) starts afresh even if a poll is out: after sleep or a lost network, a held request
+  // may never be answered.
+  function poll(fresh) {
+    if (!live || (inFlight && fresh !== true)) return;
+    if (inFlight) inFlight.abort();
+    var mine = inFlight = new AbortController();
+    var started = Date.now();
+    var held = false;
+    var guard = setTimeout(function () { mine.abort(); }, (waitS + 10) * 1000);
     var headers = {};
     if (etag) headers["If-None-Match"] = etag;
-    fetch(live.dataset.live, { headers: headers, credentials: "same-origin", cache: "no-store" })
+    fetch(pollUrl(), { headers: headers, credentials: "same-origin", cache: "no-store", signal: mine.signal })
       .then(function (r) {
-        if (r.status === 304) return null;
+        if (r.status === 304) { held = Date.now() - started >= pollMs; return null; }
         if (!r.ok) throw new Error("status " + r.status);
         etag = r.headers.get("ETag");
+        held = true;
         return r.text();
       })
       .then(function (html) {
+        if (mine !== inFlight) return;
         failures = 0;
         document.body.classList.remove("offline");
-        if (html !== null) {
-          var before = live.querySelector("[data-phase]");
-          var phase = before ? before.dataset.phase : null;
-          var focused = focusKey(document.activeElement);
-          live.innerHTML = html;
-          var after = live.querySelector("[data-phase]");
-          if (after && after.dataset.phase !== phase) {
-            // A new phase is a new screen: show it from the top, and tell a screen reader its title.
-            window.scrollTo(0, 0);
-            announce(live.querySelector("h1, h2, .phase-title, .ask"));
-          }
-          restoreFocus(focused);
-          live.dispatchEvent(new CustomEvent("live:update", { bubbles: true }));
-        }
+        if (html !== null) show(html);
       })
       .catch(function () {
+        if (mine !== inFlight) return;  // replaced by a fresh poll: not a failure
         failures += 1;
         if (failures > 2) document.body.classList.add("offline");
       })
       .then(function () {
-        inFlight = false;
-        schedule(failures ? Math.min(5000, pollMs * (failures + 1)) : pollMs);
+        clearTimeout(guard);
+        if (mine !== inFlight) return;
+        inFlight = null;
+        // Held (or news): ask again at once. Answered at once: wait out the poll period.
+        schedule(failures ? Math.min(5000, pollMs * (failures + 1)) : (held ? 0 : pollMs - (Date.now() - started)));
       });
+  }
+
+  function show(html) {
+    var before = live.querySelector("[data-phase]");
+    var phase = before ? before.dataset.phase : null;
+    var focused = focusKey(document.activeElement);
+    live.innerHTML = html;
+    var after = live.querySelector("[data-phase]");
+    if (after && after.dataset.phase !== phase) {
+      // A new phase is a new screen: show it from the top, and tell a screen reader its title.
+      window.scrollTo(0, 0);
+      announce(live.querySelector("h1, h2, .phase-title, .ask"));
+    }
+    restoreFocus(focused);
+    live.dispatchEvent(new CustomEvent("live:update", { bubbles: true }));
   }
 
   // The live region is replaced wholesale; keep keyboard focus on the same control when it is
@@ -156,10 +179,10 @@
   }
 
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible") { poll(); wake(); }
+    if (document.visibilityState === "visible") { poll(true); wake(); }
   });
-  window.addEventListener("pageshow", function () { poll(); });
-  window.addEventListener("online", function () { poll(); });
+  window.addEventListener("pageshow", function (event) { if (event.persisted) poll(true); });
+  window.addEventListener("online", function () { poll(true); });
   wake();
-  schedule(pollMs);
+  poll();
 })();

@@ -1,0 +1,29 @@
+"""Whether this process runs gevent's cooperative workers, and how to wait without stopping them.
+
+gunicorn's gevent workers (the default, see ``deploy/gunicorn.conf.py``) serve every connection of a
+process from one OS thread, switching between requests whenever one waits on the network, a lock or a
+timer. They make long polls cheap: a screen waiting for its room to change costs a small greenlet,
+not a thread. Two things must not block that thread: waiting for another process's write lock, and
+waiting for the disk to confirm a commit. :func:`blocking` runs such a call in gevent's pool of
+native threads (SQLite and ``flock`` release the GIL while they wait). Elsewhere (threads, the
+Flask test client, scripts) it simply calls the function.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def active() -> bool:
+    """True in a process whose threading has been patched by gevent (a gunicorn gevent worker)."""
+    monkey = sys.modules.get("gevent.monkey")
+    return monkey is not None and monkey.is_module_patched("threading")
+
+
+def blocking(function, *args):
+    """``function(*args)``, run off the gevent hub when there is one."""
+    if active():
+        import gevent
+
+        return gevent.get_hub().threadpool.apply(function, args)
+    return function(*args)
