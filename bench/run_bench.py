@@ -88,8 +88,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def companion_gunicorn_argv(port: int, workers: int, threads: int) -> list[str]:
-    """The gunicorn command line ``companion --host 127.0.0.1 --port P --workers W --threads T``
+def companion_gunicorn_argv(port: int, workers: int, connections: int) -> list[str]:
+    """The gunicorn command line ``companion --host 127.0.0.1 --port P --workers W
+    --worker-connections C``
     would run, read from companion/cli.py by running its main with gunicorn stubbed out."""
     import gunicorn.app.wsgiapp as wsgiapp
 
@@ -109,7 +110,7 @@ def companion_gunicorn_argv(port: int, workers: int, threads: int) -> list[str]:
     try:
         with contextlib.redirect_stdout(io.StringIO()):
             cli.main(["--host", HOST, "--port", str(port), "--workers", str(workers),
-                      "--threads", str(threads)])
+                      "--worker-connections", str(connections)])
     finally:
         sys.argv, wsgiapp.WSGIApplication = saved[0], saved[1]
         os.environ.clear()
@@ -501,8 +502,9 @@ def main(argv=None) -> int:
                         help="rounds; each measures every path once, in turn (5)")
     parser.add_argument("--workers", type=int, default=defaults.workers,
                         help=f"gunicorn workers, both apps (companion's default: {defaults.workers})")
-    parser.add_argument("--threads", type=int, default=defaults.threads,
-                        help=f"threads per worker, both apps (companion's default: {defaults.threads})")
+    parser.add_argument("--worker-connections", type=int, default=defaults.worker_connections,
+                        help="connections per worker, both apps (companion's default: "
+                        f"{defaults.worker_connections})")
     parser.add_argument("--balance", type=float, metavar="SHARE",
                         help="restart a run in which one gunicorn worker took more than this "
                         "share of the connections (default: halfway between an even spread and "
@@ -531,12 +533,12 @@ def main(argv=None) -> int:
            if not k.startswith("COMPANION_") and k != "DATABASE_URL"}
     db = args.db or str(work / "companion.sqlite3")
     real_port, bare_port = free_port(), free_port()
-    gunicorn_argv = companion_gunicorn_argv(bare_port, args.workers, args.threads)
+    gunicorn_argv = companion_gunicorn_argv(bare_port, args.workers, args.worker_connections)
     bare_command = [sys.executable, "-m", "gunicorn",
                     *[BARE_APP if a == REAL_APP else a for a in gunicorn_argv[1:]]]
     real_command = [sys.executable, "-m", "companion.cli", "--host", HOST, "--port", str(real_port),
                     "--instance", str(work / "instance"), "--db", db, "--workers", str(args.workers),
-                    "--threads", str(args.threads)]
+                    "--worker-connections", str(args.worker_connections)]
     real = Server("companion", real_command, f"http://{HOST}:{real_port}/", work / "companion.log", env)
     bare = Server("bare app", bare_command, f"http://{HOST}:{bare_port}/ping", work / "bare.log", env)
 

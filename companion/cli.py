@@ -8,9 +8,9 @@ import socket
 import sys
 
 DEFAULT_PORT = 8000
-# gevent workers: a screen's long poll waits in a greenlet, not a thread (see deploy/gunicorn.conf.py
-# for how these numbers were chosen).
-WORKERS = 4
+# gevent workers, one per core: a screen's long poll waits in a greenlet, not a thread (see
+# deploy/gunicorn.conf.py for how these numbers were chosen).
+WORKERS = min(8, os.cpu_count() or 1)
 WORKER_CONNECTIONS = 2000
 
 
@@ -41,7 +41,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                         "(default: instance/companion.sqlite3)")
     parser.add_argument("--instance", help="folder for the database and the secret key (default ./instance)")
     parser.add_argument("--workers", type=int, default=WORKERS,
-                        help=f"gunicorn worker processes (default {WORKERS})")
+                        help=f"gunicorn worker processes (default: one per core, {WORKERS} here)")
     parser.add_argument("--worker-connections", type=int, default=WORKER_CONNECTIONS,
                         help=f"open connections per worker (default {WORKER_CONNECTIONS}): every "
                         "screen keeps one, waiting for its room to change")

@@ -3,10 +3,9 @@
 gunicorn's gevent workers (the default, see ``deploy/gunicorn.conf.py``) serve every connection of a
 process from one OS thread, switching between requests whenever one waits on the network, a lock or a
 timer. They make long polls cheap: a screen waiting for its room to change costs a small greenlet,
-not a thread. Two things must not block that thread: waiting for another process's write lock, and
-waiting for the disk to confirm a commit. :func:`blocking` runs such a call in gevent's pool of
-native threads (SQLite and ``flock`` release the GIL while they wait). Elsewhere (threads, the
-Flask test client, scripts) it simply calls the function.
+not a thread. Waiting for another process's write lock must not block that thread: :func:`blocking`
+runs such a call in gevent's pool of native threads (``flock`` releases the GIL while it waits).
+Elsewhere (threads, the Flask test client, scripts) it simply calls the function.
 """
 
 from __future__ import annotations
@@ -27,3 +26,11 @@ def blocking(function, *args):
 
         return gevent.get_hub().threadpool.apply(function, args)
     return function(*args)
+
+
+def settle() -> None:
+    """Under gevent, wait until every other request that can run has run as far as it can."""
+    if active():
+        import gevent
+
+        gevent.idle()

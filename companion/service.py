@@ -109,7 +109,7 @@ class Rooms:
         if body.get("type") == "start":
             body["seed"] = secrets.randbits(62)
 
-        def record(tx) -> tuple[rooms.Room, float, bool]:
+        def record(tx) -> rooms.Room:
             info = tx.room()  # read under the write lock: no other writer can move it on
             if info is None:
                 raise NoSuchRoom(code)
@@ -122,16 +122,18 @@ class Rooms:
             now = self.clock()
             changed = rooms.apply_entry(room, body, now)
             if changed == room:
-                return room, created, False
+                return room
             tx.append(version + 1, now, body)
             room = tx.shared[code] = replace(changed, version=version + 1)
-            return room, created, True
+            tx.on_commit(lambda: self._committed(room, created))
+            return room
 
-        room, created, changed = self.store.write(code, record)
-        if changed:  # committed: cache it, and wake the screens of this process waiting on it
-            self._remember(room, created)
-            self.changes.changed(code, room.version)
-        return room
+        return self.store.write(code, record)
+
+    def _committed(self, room: rooms.Room, created: float) -> None:
+        """Cache a room just committed, and wake the screens of this process that wait on it."""
+        self._remember(room, created)
+        self.changes.changed(room.code, room.version)
 
     def _remember(self, room: rooms.Room, created: float) -> None:
         with self._lock:

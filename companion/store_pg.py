@@ -177,10 +177,14 @@ class PostgresStore:
 
         Whatever the job raises is raised here, and the transaction is rolled back."""
         with self._get_pool().connection() as conn:
+            writer = Writer(conn, code)
             # conn.transaction() commits when the block ends normally and rolls back on any error.
             with conn.transaction():
                 conn.execute("SELECT version FROM rooms WHERE code = %s FOR UPDATE", (code,))
-                return job(Writer(conn, code))
+                result = job(writer)
+        for hook in writer.committed:
+            hook()
+        return result
 
     # -- changes -------------------------------------------------------------------------------
 
@@ -213,6 +217,11 @@ class Writer:
         self._conn = conn
         self.code = code
         self.shared: dict = {}
+        self.committed: list[Callable[[], None]] = []
+
+    def on_commit(self, hook: Callable[[], None]) -> None:
+        """Call ``hook()`` once this transaction is committed."""
+        self.committed.append(hook)
 
     def room(self) -> tuple[str, int, float] | None:
         row = self._conn.execute("SELECT game, version, created FROM rooms WHERE code = %s",
