@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import socket
 import sys
 
@@ -11,7 +12,7 @@ DEFAULT_PORT = 8000
 # gevent workers, one per core: a screen's long poll waits in a greenlet, not a thread (see
 # deploy/gunicorn.conf.py for how these numbers were chosen).
 WORKERS = min(8, os.cpu_count() or 1)
-WORKER_CONNECTIONS = 2000
+WORKER_CONNECTIONS = 10000
 
 
 def lan_address() -> str:
@@ -67,6 +68,12 @@ def main(argv=None) -> None:
     print(f"\n  {url}\n", flush=True)
 
     from gunicorn.app.wsgiapp import WSGIApplication
+
+    # Every screen holds a connection open: allow as many open files as the system lets us.
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
+    except (ValueError, OSError):
+        pass
 
     sys.argv = [
         "gunicorn", "companion.wsgi:app",

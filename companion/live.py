@@ -9,8 +9,11 @@ request per screen every ``MAX_WAIT`` seconds instead of one per poll period.
 How a waiting request learns of a change: this process's own writes call :meth:`Changes.changed`
 as soon as they commit; the writes of other processes and servers come from the store's
 ``watch`` (SQLite: one indexed query on the change stamps every 50 ms; PostgreSQL: ``LISTEN``), run
-in one background thread per process from the first wait on. A waiter always re-reads the room's
-version after a wake-up, so a notification can be early, late or doubled without harm.
+in one background thread per process from the first long poll on. The watcher also keeps each
+room's latest version in memory, so that a held poll asks the database nothing: :meth:`Changes.latest`
+reads the store only for a room not heard of since the watcher started (or since it reconnected).
+A waiter always re-reads the latest version after a wake-up, so a notification can be early, late
+or doubled without harm.
 
 Holding requests needs gevent workers (a waiting request is a greenlet); under threads or the
 Flask test client (``cooperative.active()`` is false) polls are answered at once, and the pages
@@ -22,8 +25,10 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections import OrderedDict
 
 MAX_WAIT = 25.0  # seconds: under the 60 s read timeouts of proxies such as nginx
+KNOWN_ROOMS = 20000  # the latest versions remembered per process
 
 
 class Changes:
@@ -33,28 +38,49 @@ class Changes:
         self.store = store
         self._lock = threading.Lock()
         self._waiting: dict[str, set[threading.Event]] = {}
+        self._versions: OrderedDict[str, int] = OrderedDict()
         self._pid: int | None = None
         self._stop = threading.Event()
 
     def changed(self, code: str | None, version: int | None = None) -> None:
-        """Room ``code`` has a new version: wake its waiters (``None``: wake every waiter)."""
+        """Room ``code`` is now at ``version``: wake its waiters. ``None``: changes may have been
+        missed, so forget every version known and wake every waiter."""
         with self._lock:
             if code is None:
+                self._versions.clear()
                 events = [event for events in self._waiting.values() for event in events]
             else:
+                if version is not None:
+                    self._versions[code] = version  # as told: notifications come in commit order
+                    self._versions.move_to_end(code)
+                    while len(self._versions) > KNOWN_ROOMS:
+                        self._versions.popitem(last=False)
                 events = list(self._waiting.get(code, ()))
         for event in events:
             event.set()
 
+    def latest(self, code: str) -> int | None:
+        """Room ``code``'s latest version as the watcher told it (else read once from the store).
+
+        It may lag a commit by the watcher's delay: good enough to hold a poll or answer 304 (a
+        late version only holds a poll until the news comes), never used to render a view."""
+        self._watching()
+        version = self._versions.get(code)
+        if version is None:
+            version = self.store.version(code)
+            if version is not None:
+                with self._lock:  # a version told meanwhile is newer than the one read: keep it
+                    version = self._versions.setdefault(code, version)
+        return version
+
     def wait(self, code: str, version: int, seconds: float) -> None:
         """Return once room ``code`` is no longer at ``version`` (or is gone), or after ``seconds``."""
-        self._watching()
         deadline = time.monotonic() + min(seconds, MAX_WAIT)
         event = threading.Event()
         with self._lock:
             self._waiting.setdefault(code, set()).add(event)
         try:
-            while self.store.version(code) == version:
+            while self.latest(code) == version:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     return
@@ -77,6 +103,7 @@ class Changes:
             if self._pid == pid:
                 return
             self._waiting = {}
+            self._versions = OrderedDict()
             self._stop = threading.Event()
             threading.Thread(target=self.store.watch, args=(self.changed, self._stop),
                              name="room-changes", daemon=True).start()

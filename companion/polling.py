@@ -50,12 +50,13 @@ class NotModified:
             if match:
                 code = (match["api"] or match["page"]).upper()
                 tags = _tags(header)
-                version = self.rooms.version(code)
-                if version is not None and etag(version) in tags and cooperative.active():
+                held = cooperative.active()  # long polls: the watcher knows the latest versions
+                version = self.rooms.changes.latest(code) if held else self.rooms.version(code)
+                if version is not None and etag(version) in tags and held:
                     wait = requested_wait(environ.get("QUERY_STRING", ""))
                     if wait:
                         self.rooms.wait(code, version, wait)
-                        version = self.rooms.version(code)
+                        version = self.rooms.changes.latest(code)
                 if version is not None and etag(version) in tags:
                     start_response("304 Not Modified", [("ETag", etag(version)),
                                                         ("Cache-Control", "private, no-cache")])

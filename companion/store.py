@@ -297,7 +297,7 @@ class SQLiteStore:
                 else:
                     for job in batch:
                         self._run(db, job, shared)
-                db.execute("COMMIT")
+                cooperative.blocking(db.execute, "COMMIT")
             except BaseException:
                 if db.in_transaction:
                     db.execute("ROLLBACK")

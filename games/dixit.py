@@ -517,7 +517,7 @@ def view(state: State, viewer: int | str | None) -> dict:
         "claimed": sorted(seat for seat, _ in state.claims),
         "voted": sorted(seat for seat, _ in state.votes),
         "waiting_for": sorted(waiting_for(state)),
-        "options": asdict(state.options),
+        "options": dict(vars(state.options)),  # flat: no need for a deep asdict()
         "history": [
             {
                 "round": result.round,

@@ -4,12 +4,17 @@
     .venv/bin/python loadtest/run.py --store pg --servers 2 --tables 200 --seconds 30 \\
         --pg postgresql://companion:companion@127.0.0.1:5432/companion_load
     .venv/bin/python loadtest/run.py --store sqlite --bisect 100 600 --seconds 20   # most tables held
+    .venv/bin/python loadtest/run.py --store sqlite --worker-class gevent --worker-connections 2000 \\
+        --tables 300 --pace human --wait 20 --seconds 60
 
 Every run gets a new SQLite file (or empties the PostgreSQL database's rooms first), starts the
-servers with ``deploy/gunicorn.conf.py`` (``--workers``/``--threads``/``--worker-class`` override it),
-runs ``loadtest/gamenight.py`` and adds the CPU the servers (every gunicorn process) and the generator
-used, as a share of the machine (``cpu_*_cores``: 1.0 = one core busy the whole measured time).
-``--gen-cpus``/``--srv-cpus`` pin them with taskset. Ports are 127.0.0.1:18811 and up.
+servers with ``deploy/gunicorn.conf.py`` (``--workers``/``--threads``/``--worker-class``/
+``--worker-connections`` override it, only when given), runs ``loadtest/gamenight.py`` with the
+pace and polling options (``--pace``, ``--think``, ``--next-round``, ``--seed``, ``--wait``,
+``--poll``, ``--seconds``: see its docstring) and adds the CPU the servers (every gunicorn process)
+and the generator used, as a share of the machine (``cpu_*_cores``: 1.0 = one core busy the whole
+measured time). ``--gen-cpus``/``--srv-cpus`` pin them with taskset. Ports are the first free ones
+on 127.0.0.1 from 18811 (``--port``) up, so that a server someone else runs is never measured.
 """
 
 from __future__ import annotations
@@ -18,12 +23,15 @@ import argparse
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
 from pathlib import Path
+
+from gamenight import add_pace_options, pace_argv, window_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = str(ROOT / ".venv" / "bin" / "python")
@@ -59,6 +67,20 @@ def wait_ready(port: int, seconds: float = 20):
     raise SystemExit(f"server on {port} did not start")
 
 
+def free_ports(first: int, count: int) -> list[int]:
+    """``count`` ports from ``first`` up that nothing on 127.0.0.1 is bound to."""
+    ports, port = [], first
+    while len(ports) < count:
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+                ports.append(port)
+            except OSError:
+                pass
+        port += 1
+    return ports
+
+
 def reset_pg(url: str):
     import psycopg
 
@@ -81,8 +103,7 @@ def once(args, tables: int) -> dict:
     if args.pg_pool:
         env["COMPANION_PG_POOL"] = str(args.pg_pool)
     servers = []
-    for n in range(args.servers):
-        port = args.port + n
+    for n, port in enumerate(free_ports(args.port, args.servers)):
         cmd = [PY, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
                "--bind", f"127.0.0.1:{port}"]
         if args.workers:
@@ -91,6 +112,8 @@ def once(args, tables: int) -> dict:
             cmd += ["--threads", str(args.threads)]
         if args.worker_class:
             cmd += ["--worker-class", args.worker_class]
+        if args.worker_connections:
+            cmd += ["--worker-connections", str(args.worker_connections)]
         cmd.append("companion.wsgi:app")
         if args.srv_cpus:
             cmd = ["taskset", "-c", args.srv_cpus] + cmd
@@ -101,7 +124,7 @@ def once(args, tables: int) -> dict:
         for port, _ in servers:
             wait_ready(port)
         gen = [PY, str(ROOT / "loadtest" / "gamenight.py"), "--json", "--tables", str(tables),
-               "--seconds", str(args.seconds)]
+               *pace_argv(args)]
         if args.pages:
             gen.append("--pages")
         for port, _ in servers:
@@ -112,7 +135,7 @@ def once(args, tables: int) -> dict:
         cpu0 = sum(tree_cpu(p.pid) for _, p in servers)
         t0 = time.monotonic()
         out = subprocess.run(gen, cwd=ROOT, capture_output=True, text=True,
-                             timeout=args.seconds + 200)
+                             timeout=window_seconds(args) + 200)
         wall = time.monotonic() - t0
         cpu1 = sum(tree_cpu(p.pid) for _, p in servers)
         idle1 = _idle()
@@ -123,7 +146,8 @@ def once(args, tables: int) -> dict:
         result["cpu_servers_cores"] = round((cpu1 - cpu0) / wall, 2)
         result["cpu_idle_cores"] = round((idle1 - idle0) / wall, 2)
         result.update(store=args.store, pg_pool=args.pg_pool, workers=args.workers or "conf", threads=args.threads or "conf",
-                      worker_class=args.worker_class or "conf")
+                      worker_class=args.worker_class or "conf",
+                      worker_connections=args.worker_connections or "conf")
         return result
     finally:
         for _, proc in servers:
@@ -152,15 +176,16 @@ def main():
     ap.add_argument("--workers", type=int)
     ap.add_argument("--threads", type=int)
     ap.add_argument("--worker-class")
+    ap.add_argument("--worker-connections", type=int, help="per worker, for gevent/eventlet workers")
     ap.add_argument("--tables", type=int, default=50)
-    ap.add_argument("--seconds", type=float, default=20)
-    ap.add_argument("--port", type=int, default=18811)
+    ap.add_argument("--port", type=int, default=18811, help="the first port tried")
     ap.add_argument("--pages", action="store_true", help="poll the pages' live fragments, not the API")
     ap.add_argument("--gen-cpus")
     ap.add_argument("--srv-cpus")
     ap.add_argument("--bisect", nargs=2, type=int, metavar=("HELD", "NOT_HELD"),
                     help="find the most tables held between these (the first assumed held)")
     ap.add_argument("--step", type=int, default=10, help="bisection stops when the bracket is this narrow")
+    add_pace_options(ap)
     args = ap.parse_args()
     if args.bisect:
         lo, hi = args.bisect
