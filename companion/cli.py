@@ -79,7 +79,7 @@ def main(argv=None) -> None:
         "gunicorn", "companion.wsgi:app",
         "--bind", f"[{args.host}]:{args.port}" if ":" in args.host else f"{args.host}:{args.port}",
         "--workers", str(args.workers), "--worker-connections", str(args.worker_connections),
-        "--worker-class", "gevent", "--timeout", "30", "--graceful-timeout", "5",
+        "--worker-class", "gevent", "--timeout", "30", "--graceful-timeout", "5", "--keep-alive", "75",
     ]
     WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]").run()
 

@@ -34,3 +34,14 @@ def settle() -> None:
         import gevent
 
         gevent.idle()
+
+
+def background(function, *args) -> None:
+    """Start ``function(*args)`` and do not wait for it: in gevent's native threads under gevent,
+    else at once (a thread of its own would outlive tests and scripts for no gain)."""
+    if active():
+        import gevent
+
+        gevent.get_hub().threadpool.spawn(function, *args)
+    else:
+        function(*args)

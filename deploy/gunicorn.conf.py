@@ -34,7 +34,7 @@ workers = int(os.environ.get("COMPANION_WORKERS", min(8, multiprocessing.cpu_cou
 worker_connections = int(os.environ.get("COMPANION_WORKER_CONNECTIONS", "10000"))
 timeout = 30
 graceful_timeout = 5
-keepalive = 5
+keepalive = 75  # seconds: a phone acts every few seconds to minutes; reconnecting each time costs more
 # Behind nginx, trust its X-Forwarded-* headers (nginx runs on the same host or a private network).
 forwarded_allow_ips = os.environ.get("COMPANION_FORWARDED_ALLOW_IPS", "127.0.0.1")
 
