@@ -59,22 +59,26 @@ class Changes:
         for event in events:
             event.set()
 
-    def latest(self, code: str) -> int | None:
-        """Room ``code``'s latest version as the watcher told it (else read once from the store).
+    def latest(self, code: str, seen: int | None = None) -> int | None:
+        """Room ``code``'s latest version as the watcher told it, read from the store when it was
+        never told or is behind ``seen`` (a version some screen has already been shown).
 
         It may lag a commit by the watcher's delay: good enough to hold a poll or answer 304 (a
         late version only holds a poll until the news comes), never used to render a view."""
         self._watching()
         version = self._versions.get(code)
-        if version is None:
-            version = self.store.version(code)
-            if version is not None:
-                with self._lock:  # a version told meanwhile is newer than the one read: keep it
-                    version = self._versions.setdefault(code, version)
+        if version is None or (seen is not None and version < seen):
+            read = self.store.version(code)
+            if read is not None:
+                with self._lock:  # a version told meanwhile may be newer than the one read: keep it
+                    version = self._versions[code] = max(read, self._versions.get(code, read))
+            else:
+                version = None
         return version
 
     def wait(self, code: str, version: int, seconds: float) -> None:
         """Return once room ``code`` is no longer at ``version`` (or is gone), or after ``seconds``."""
+        self._watching()  # before registering: starting to watch forgets the waiters of a parent
         deadline = time.monotonic() + min(seconds, MAX_WAIT)
         event = threading.Event()
         with self._lock:

@@ -27,6 +27,12 @@ def _tags(header: str) -> set[str]:
     return {t.strip().removeprefix("W/") for t in header.split(",")}
 
 
+def _newest(tags: set[str]) -> int | None:
+    """The highest version among the entity tags a poll sent (``"v12"`` → 12)."""
+    versions = [int(t[2:-1]) for t in tags if t.startswith('"v') and t.endswith('"') and t[2:-1].isascii() and t[2:-1].isdigit()]
+    return max(versions, default=None)
+
+
 def requested_wait(query: str) -> float:
     """The seconds a poll asks to be held (``?wait=20``): 0 when absent or unreadable."""
     try:
@@ -51,7 +57,8 @@ class NotModified:
                 code = (match["api"] or match["page"]).upper()
                 tags = _tags(header)
                 held = cooperative.active()  # long polls: the watcher knows the latest versions
-                version = self.rooms.changes.latest(code) if held else self.rooms.version(code)
+                version = (self.rooms.changes.latest(code, _newest(tags)) if held
+                           else self.rooms.version(code))
                 if version is not None and etag(version) in tags and held:
                     wait = requested_wait(environ.get("QUERY_STRING", ""))
                     if wait:
