@@ -131,7 +131,8 @@ class SQLiteStore:
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA journal_mode=WAL")
+        if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            _switch_to_wal(db)
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA busy_timeout=30000")
         return db
@@ -402,6 +403,21 @@ class Writer:
             f"UPDATE rooms SET version = ?, updated = ?, stamp = ({NEXT_STAMP}) WHERE code = ?",
             (seq, at, self.code),
         )
+
+
+def _switch_to_wal(db: sqlite3.Connection, tries: int = 100) -> None:
+    """Put a new database in WAL mode. Every worker opens the store as it starts; the switch needs
+    the database to itself, and SQLite refuses it at once (no busy wait) while another worker
+    holds a lock, so try again a little later."""
+    for _ in range(tries - 1):
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error):
+                raise
+            time.sleep(0.05)
+    db.execute("PRAGMA journal_mode=WAL")
 
 
 def _room(db: sqlite3.Connection, code: str) -> tuple[str, int, float] | None:

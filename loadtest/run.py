@@ -4,8 +4,7 @@
     .venv/bin/python loadtest/run.py --store pg --servers 2 --tables 200 --seconds 30 \\
         --pg postgresql://companion:companion@127.0.0.1:5432/companion_load
     .venv/bin/python loadtest/run.py --store sqlite --bisect 100 600 --seconds 20   # most tables held
-    .venv/bin/python loadtest/run.py --store sqlite --worker-class gevent --worker-connections 2000 \\
-        --tables 300 --pace human --wait 20 --seconds 60
+    .venv/bin/python loadtest/run.py --store sqlite --tables 500 --pace busy --wait 0   # short polls
 
 Every run gets a new SQLite file (or empties the PostgreSQL database's rooms first), starts the
 servers with ``deploy/gunicorn.conf.py`` (``--workers``/``--threads``/``--worker-class``/

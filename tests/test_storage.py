@@ -409,3 +409,17 @@ def test_two_servers_on_one_database_behave_as_one(pg_url, tmp_path):
     finally:
         b.stop()
         a.stop()
+
+
+def test_workers_opening_a_new_sqlite_database_at_the_same_instant_all_start(tmp_path):
+    """Every gunicorn worker opens the store as it boots; on a new database they race to switch it
+    to WAL, which SQLite refuses at once to all but one. None may fail to boot."""
+    target = str(tmp_path / "new.sqlite3")
+    opener = "import sys; from companion.storage import open_store; open_store(sys.argv[1]); print('ok')"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    procs = [subprocess.Popen([sys.executable, "-c", opener, target], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, env=env, text=True) for _ in range(8)]
+    outcomes = [p.communicate(timeout=60) for p in procs]
+    assert [out.strip() for out, _ in outcomes] == ["ok"] * 8, [err for _, err in outcomes]
+    db = sqlite3.connect(target)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
