@@ -72,3 +72,29 @@ def test_a_host_and_four_phones_play_a_dixit_round_to_the_reveal(server, browser
     phones["Ben"].wait_for_selector("text=This round you scored")
     assert "+4" in phones["Ben"].inner_text(".points")
     shot(phones["Ben"], "phone-4-reveal")
+
+
+def test_the_host_page_holds_its_poll_and_shows_a_join_within_a_second(server, browser):
+    """The pages long-poll: while nothing happens the host page keeps one request waiting (not one
+    every 0.8 s), and a phone joining shows on it at once."""
+    import time
+
+    import requests
+
+    host = browser.new_context(**HOST).new_page()
+    polls = []
+    host.on("request", lambda r: polls.append((time.monotonic(), r.url)) if "/live" in r.url else None)
+    host.goto(server.url + "/")
+    host.get_by_role("button", name="Open a Dixit table").click()
+    host.wait_for_selector(".qr-box img")
+    code = host.inner_text(".qr-box .code").strip()
+    time.sleep(3)  # nothing happens at the table
+    quiet = [url for at, url in polls if at > polls[0][0] + 0.5]
+    assert all("wait=20" in url for _, url in polls)
+    assert len(quiet) <= 1  # held: short polling would have sent three or four by now
+
+    joined = time.monotonic()
+    r = requests.post(f"{server.url}/api/v1/rooms/{code}/seats", json={"name": "Zoë"}, timeout=10)
+    assert r.status_code == 201
+    host.wait_for_selector(".seats li >> text=Zoë", timeout=1000)
+    assert time.monotonic() - joined < 1.0
