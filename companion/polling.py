@@ -29,8 +29,8 @@ def _tags(header: str) -> set[str]:
 
 def _newest(tags: set[str]) -> int | None:
     """The highest version among the entity tags a poll sent (``"v12"`` → 12)."""
-    versions = [int(t[2:-1]) for t in tags if t.startswith('"v') and t.endswith('"') and t[2:-1].isascii() and t[2:-1].isdigit()]
-    return max(versions, default=None)
+    numbers = [t[2:-1] for t in tags if t.startswith('"v') and t.endswith('"')]
+    return max((int(n) for n in numbers if n.isascii() and n.isdigit()), default=None)
 
 
 def requested_wait(query: str) -> float:

@@ -264,18 +264,22 @@ class SQLiteStore:
     def _lead(self, mine: _Job) -> None:
         """Commit the queued jobs, a batch per transaction, until this caller's own is done; then
         hand the lead to the first job still queued."""
-        while not mine.done:
-            cooperative.settle()  # let the requests that have arrived queue their jobs first
+        try:
+            while not mine.done:
+                cooperative.settle()  # let the requests that have arrived queue their jobs first
+                with self._queue_lock:
+                    batch, self._queue[:] = self._queue[:BATCH], self._queue[BATCH:]
+                self._commit(batch)
+        finally:  # even when this caller is stopped (a worker shutting down): nobody may be left
             with self._queue_lock:
-                batch, self._queue[:] = self._queue[:BATCH], self._queue[BATCH:]
-            self._commit(batch)
-        with self._queue_lock:
-            if self._queue:
-                successor = self._queue[0]
-                successor.lead = True
-                successor.wake.set()
-            else:
-                self._leading = False
+                if not mine.done and mine in self._queue:
+                    self._queue.remove(mine)
+                if self._queue:
+                    successor = self._queue[0]
+                    successor.lead = True
+                    successor.wake.set()
+                else:
+                    self._leading = False
 
     def _commit(self, batch: list[_Job]) -> None:
         """One transaction for ``batch``: each job answered once it is durable (or has failed)."""

@@ -423,3 +423,46 @@ def test_workers_opening_a_new_sqlite_database_at_the_same_instant_all_start(tmp
     assert [out.strip() for out, _ in outcomes] == ["ok"] * 8, [err for _, err in outcomes]
     db = sqlite3.connect(target)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_leader_stopped_before_it_commits_hands_the_queue_on(tmp_path, monkeypatch):
+    """The caller that commits for the others may be stopped (a worker shutting down kills its
+    greenlets); the jobs queued behind it are still committed."""
+    from companion import cooperative
+
+    store = open_store(str(tmp_path / "rooms.sqlite3"))
+    code = new_code()
+    store.create_room(code, "dixit")
+    queued = threading.Event()
+    calls = []
+
+    class Stopped(BaseException):
+        pass
+
+    def settle():
+        calls.append(1)
+        if len(calls) == 1:  # the first leader: wait for a second job to queue, then be stopped
+            queued.wait(5)
+            raise Stopped
+
+    monkeypatch.setattr(cooperative, "settle", settle)
+    outcomes = {}
+
+    def submit(name):
+        try:
+            outcomes[name] = store.write(code, lambda tx: tx.append(tx.version() + 1, time.time(), {"n": name}))
+        except Stopped:
+            outcomes[name] = "stopped"
+
+    first = threading.Thread(target=submit, args=("first",))
+    first.start()
+    while not calls:
+        time.sleep(0.01)
+    second = threading.Thread(target=submit, args=("second",))
+    second.start()
+    time.sleep(0.2)  # the second job is queued behind the first leader
+    queued.set()
+    first.join(5)
+    second.join(5)
+    assert outcomes == {"first": "stopped", "second": None}
+    assert [e.body["n"] for e in store.entries(code)] == ["second"]
