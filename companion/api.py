@@ -14,7 +14,7 @@ from flask_babel import gettext
 from . import identity
 from .i18n import LANGUAGES, browser_language, rule_sentence
 from .rooms import new_token, token_hash
-from .service import NoSuchRoom
+from .service import NoSuchRoom, NotSeated
 from .store import StaleVersion
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -73,16 +73,11 @@ def join_url(code: str) -> str:
     return (base.rstrip("/") + path) if base else url_for("pages.join", code=code, _external=True)
 
 
-def actor_for(room) -> object:
-    """The acting role, or a sentence for a request that may not act."""
-    who = identity.role(room)
-    if who is None:
-        if identity.presented_token(room.code):
-            raise ApiError(403, gettext("This phone no longer has a seat at this table. Scan the code to join again."))
-        raise ApiError(401, gettext("Join the table first: scan the code on the host screen."))
-    if isinstance(who, tuple):
-        raise ApiError(403, gettext("The host has not let this phone in yet."))
-    return who
+@bp.errorhandler(NotSeated)
+def _not_seated(error: NotSeated):
+    if isinstance(error.args[0], tuple):
+        return jsonify(error=gettext("The host has not let this phone in yet.")), 403
+    return jsonify(error=gettext("This phone no longer has a seat at this table. Scan the code to join again.")), 403
 
 
 def room_view_response(room, viewer, status: int = 200):
@@ -144,8 +139,10 @@ def room_view(code):
 def act(code):
     code = normal_code(code)
     data = json_body()
-    room = rooms().get(code)
-    actor = actor_for(room)
+    token = identity.presented_token(code)
+    if not token:
+        rooms().get(code)  # an unknown room is said first
+        raise ApiError(401, gettext("Join the table first: scan the code on the host screen."))
     kind = data.get("type")
     if not isinstance(kind, str) or not kind:
         raise ApiError(400, gettext("Say what to do: the action needs a type."))
@@ -154,7 +151,8 @@ def act(code):
     expected = data.pop("version", None)
     if expected is not None and not isinstance(expected, int):
         raise ApiError(400, gettext("The version must be a whole number."))
-    room = rooms().act(code, actor, data, expected)
+    # Who acts is read from the room in the same transaction that records the action.
+    room, actor = rooms().act_with_token(code, token_hash(token), data, expected)
     return room_view_response(room, actor)
 
 

@@ -46,6 +46,39 @@ class Request:
     token: str
 
 
+class Moves:
+    """The game actions since the start, oldest first, as ``(actor, action, at)``: an immutable list
+    that grows by one in constant time (a tuple would be copied whole by every action, and a long
+    game, or a benchmark, makes thousands). Compared by identity, like the log position it stands for.
+    """
+
+    __slots__ = ("last", "before", "count")
+
+    def __init__(self, last: tuple | None = None, before: "Moves | None" = None):
+        self.last, self.before = last, before
+        self.count = 0 if last is None else 1 + (before.count if before else 0)
+
+    def then(self, move: tuple) -> "Moves":
+        """These moves and ``move`` after them."""
+        return Moves(move, self if self.count else None)
+
+    def without_last(self) -> "Moves":
+        return self.before or NO_MOVES
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self):
+        newest_first, node = [], self
+        while node is not None and node.count:
+            newest_first.append(node.last)
+            node = node.before
+        return reversed(newest_first)
+
+
+NO_MOVES = Moves()
+
+
 @dataclass(frozen=True)
 class Room:
     code: str
@@ -59,7 +92,7 @@ class Room:
     next_request: int = 1
     seed: int | None = None
     state: object = None
-    moves: tuple = ()  # the game actions since the start: (actor, action, at), for undo
+    moves: Moves = NO_MOVES  # the game actions since the start, for undo
     ended: bool = False
     language: str = "en"  # the room's language: the pages' text, and the card decks of engines that have one
 
@@ -128,7 +161,7 @@ def apply_entry(room: Room, body: dict, at: float) -> Room:
     state = room.engine.apply(room.state, actor, action, at)
     if state == room.state:
         return room
-    return replace(room, state=state, moves=room.moves + ((actor, action, at),))
+    return replace(room, state=state, moves=room.moves.then((actor, action, at)))
 
 
 def _create(room, body, at):
@@ -207,7 +240,7 @@ def _start(room, body, at):
     require(least <= len(room.seats) <= most,
             f"{room.engine.TITLE} needs {least} to {most} players; {len(room.seats)} have joined.")
     state = room.engine.setup(_players(room), room.options, body["seed"])
-    return replace(room, seed=body["seed"], state=state, moves=())
+    return replace(room, seed=body["seed"], state=state, moves=NO_MOVES)
 
 
 def _admit(room, body, at):
@@ -226,9 +259,10 @@ def _dismiss(room, body, at):
 def _undo(room, body, at):
     require(room.started and room.moves, "There is nothing to undo.")
     state = room.engine.setup(_players(room), room.options, room.seed)
-    for actor, action, when in room.moves[:-1]:
+    kept = room.moves.without_last()
+    for actor, action, when in kept:
         state = room.engine.apply(state, actor, action, when)
-    return replace(room, state=state, moves=room.moves[:-1])
+    return replace(room, state=state, moves=kept)
 
 
 def _end(room, body, at):

@@ -28,6 +28,11 @@ class NoSuchRoom(Exception):
     """The room code names no room."""
 
 
+class NotSeated(Exception):
+    """The token names nobody who may act in the room: ``args[0]`` is None (no seat, or no longer),
+    or the ``("request", id)`` of a phone the host has not let in yet."""
+
+
 class Rooms:
     """The rooms of one store, with a per-process cache of rebuilt rooms."""
 
@@ -97,19 +102,24 @@ class Rooms:
 
     def act(self, code: str, actor, action: dict, expected_version: int | None = None):
         """Record ``action`` by ``actor``; returns the room after it (unchanged for a repeat)."""
-        return self._record(code, actor, action, expected_version)
+        return self._record(code, actor, action, expected_version)[0]
+
+    def act_with_token(self, code: str, hashed: str, action: dict, expected_version: int | None = None):
+        """Record ``action`` by whoever the token (its hash) names in the room at the moment the
+        action is recorded; returns the room after it and that actor, or raises NotSeated."""
+        return self._record(code, None, action, expected_version, hashed)
 
     def wait(self, code: str, version: int, seconds: float) -> None:
         """Hold a poll until room ``code`` moves on from ``version``, at most ``seconds``."""
         self.changes.wait(code, version, seconds)
 
-    def _record(self, code, actor, action, expected_version=None) -> rooms.Room:
+    def _record(self, code, actor, action, expected_version=None, hashed=None) -> tuple[rooms.Room, object]:
         body = dict(action)
         body["by"] = actor
         if body.get("type") == "start":
             body["seed"] = secrets.randbits(62)
 
-        def record(tx) -> rooms.Room:
+        def record(tx) -> tuple[rooms.Room, object]:
             info = tx.room()  # read under the write lock: no other writer can move it on
             if info is None:
                 raise NoSuchRoom(code)
@@ -119,14 +129,20 @@ class Rooms:
             room = tx.shared.get(code)  # the room after an earlier job of this same transaction
             if room is None or room.version != version:
                 room = self._at(code, game, version, created, lambda c, after: tx.entries(after))
+            entry = body
+            if hashed is not None:
+                who = room.role_of(hashed)
+                if who is None or isinstance(who, tuple):
+                    raise NotSeated(who)
+                entry = dict(body, by=who)
             now = self.clock()
-            changed = rooms.apply_entry(room, body, now)
-            if changed == room:
-                return room
-            tx.append(version + 1, now, body)
+            changed = rooms.apply_entry(room, entry, now)
+            if changed is room or changed == room:
+                return room, entry["by"]
+            tx.append(version + 1, now, entry)
             room = tx.shared[code] = replace(changed, version=version + 1)
             tx.on_commit(lambda: self._committed(room, created))
-            return room
+            return room, entry["by"]
 
         return self.store.write(code, record)
 
@@ -162,4 +178,4 @@ class Rooms:
         return rooms.view(room, viewer)
 
 
-__all__ = ["Rooms", "NoSuchRoom", "StaleVersion", "HOST"]
+__all__ = ["Rooms", "NoSuchRoom", "NotSeated", "StaleVersion", "HOST"]

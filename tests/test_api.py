@@ -82,6 +82,23 @@ def test_the_host_can_undo_the_last_action(table):
     assert t.view("Ann")["you"]["claim"] == 2
 
 
+def test_undo_goes_back_one_move_at_a_time_to_the_start_of_the_game(table):
+    t = table()
+    for name, position in {"Ann": 2, "Ben": 1, "Cat": 3}.items():
+        t.act(name, "claim", position=position)
+    assert t.view("host")["claimed"] == [1, 2, 3]  # the seats that have claimed
+    t.act("host", "undo")
+    assert t.view("host")["claimed"] == [1, 2]
+    t.act("host", "undo")
+    t.act("host", "undo")
+    view = t.view("host")
+    assert view["claimed"] == [] and view["can_undo"] is False
+    refused = t.act("host", "undo", expect=400)
+    assert "nothing to undo" in refused["error"]
+    t.act("Ben", "claim", position=1)
+    assert t.view("Ben")["you"]["claim"] == 1
+
+
 def test_the_same_vote_twice_is_answered_200_and_changes_nothing(table):
     t = table(players=("Ann", "Ben", "Cat", "Dan", "Eve"))
     for name, position in {"Ann": 1, "Ben": 2, "Cat": 3, "Dan": 4, "Eve": 5}.items():
@@ -135,6 +152,26 @@ def test_unknown_room_gets_404_with_a_sentence(client):
     assert "no room with the code QQQQ" in response.get_json()["error"]
     response = client.post("/api/v1/rooms/QQQQ/seats", json={"name": "Ann"})
     assert response.status_code == 404
+
+
+def test_an_action_at_an_unknown_room_gets_404_whoever_sends_it(table):
+    t = table()
+    for headers in (t.headers("Ann"), {}):
+        response = t.client.post("/api/v1/rooms/QQQQ/actions", json={"type": "start"}, headers=headers)
+        assert response.status_code == 404
+        assert "no room with the code QQQQ" in response.get_json()["error"]
+
+
+def test_a_phone_the_host_has_not_let_in_cannot_act(table):
+    t = table()
+    response = t.client.post(f"/api/v1/rooms/{t.code}/seats", json={"name": "Eve"})
+    assert response.status_code == 202
+    waiting = {"Authorization": f"Bearer {response.get_json()['token']}"}
+    before = t.view("host")
+    refused = t.client.post(f"/api/v1/rooms/{t.code}/actions", json={"type": "claim", "position": 1},
+                            headers=waiting)
+    assert refused.status_code == 403 and "not let this phone in" in refused.get_json()["error"]
+    assert t.view("host") == before
 
 
 @pytest.mark.parametrize("who, action, status, sentence", [
