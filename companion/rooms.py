@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from games import GAMES
-from games.base import HOST, Player, RuleError, require
+from games.base import HOST, Player, RuleError, evolve, require
 
 NAME_LIMIT = 24
 HOST_ACTIONS = {"rename", "remove", "reorder", "options", "start", "admit", "dismiss", "undo", "end",
@@ -161,7 +161,7 @@ def apply_entry(room: Room, body: dict, at: float) -> Room:
     state = room.engine.apply(room.state, actor, action, at)
     if state == room.state:
         return room
-    return replace(room, state=state, moves=room.moves.then((actor, action, at)))
+    return evolve(room, state=state, moves=room.moves.then((actor, action, at)))
 
 
 def _create(room, body, at):
@@ -170,7 +170,7 @@ def _create(room, body, at):
     options = dict(body.get("options") or {})
     if "language" in room.engine.OPTIONS and "language" not in options and "language" in body:
         options["language"] = language  # the decks follow the room's language unless asked otherwise
-    return replace(room, host=body["host"], options=room.engine.normalize_options(options), language=language)
+    return evolve(room, host=body["host"], options=room.engine.normalize_options(options), language=language)
 
 
 def _language(room, body, at):
@@ -179,7 +179,7 @@ def _language(room, body, at):
     options = room.options
     if not room.started and "language" in room.engine.OPTIONS:
         options = room.engine.normalize_options({**room.options, "language": language})
-    return replace(room, language=language, options=options)
+    return evolve(room, language=language, options=options)
 
 
 def _join(room, body, at):
@@ -189,14 +189,14 @@ def _join(room, body, at):
     most = room.engine.player_range(room.options)[1]
     require(len(room.seats) < most, f"This table is full: {room.engine.TITLE} takes at most {most} players here.")
     seat = Seat(room.next_seat, name, body["token"])
-    return replace(room, seats=room.seats + (seat,), next_seat=room.next_seat + 1)
+    return evolve(room, seats=room.seats + (seat,), next_seat=room.next_seat + 1)
 
 
 def _request(room, body, at):
     require(room.started, "The game has not started: join the table instead.")
     name = clean_name(body.get("name"))
     request = Request(room.next_request, name, body["token"])
-    return replace(room, requests=room.requests + (request,), next_request=room.next_request + 1)
+    return evolve(room, requests=room.requests + (request,), next_request=room.next_request + 1)
 
 
 def _rename(room, body, at):
@@ -204,14 +204,14 @@ def _rename(room, body, at):
     seat = _seat(room, body.get("seat"))
     name = clean_name(body.get("name"))
     _check_unique(room, name, except_seat=seat.seat)
-    seats = tuple(replace(s, name=name) if s.seat == seat.seat else s for s in room.seats)
-    return replace(room, seats=seats)
+    seats = tuple(evolve(s, name=name) if s.seat == seat.seat else s for s in room.seats)
+    return evolve(room, seats=seats)
 
 
 def _remove(room, body, at):
     require(not room.started, "Seats can only be removed before the game starts.")
     seat = _seat(room, body.get("seat"))
-    return replace(room, seats=tuple(s for s in room.seats if s.seat != seat.seat))
+    return evolve(room, seats=tuple(s for s in room.seats if s.seat != seat.seat))
 
 
 def _reorder(room, body, at):
@@ -221,7 +221,7 @@ def _reorder(room, body, at):
     require(isinstance(order, list) and sorted(order, key=str) == sorted(current, key=str),
             "The new order must list every seat once.")
     by_seat = {s.seat: s for s in room.seats}
-    return replace(room, seats=tuple(by_seat[n] for n in order))
+    return evolve(room, seats=tuple(by_seat[n] for n in order))
 
 
 def _options(room, body, at):
@@ -231,7 +231,7 @@ def _options(room, body, at):
     merged = room.engine.normalize_options({**room.options, **options})
     most = room.engine.player_range(merged)[1]
     require(len(room.seats) <= most, f"With these options the game takes at most {most} players.")
-    return replace(room, options=merged)
+    return evolve(room, options=merged)
 
 
 def _start(room, body, at):
@@ -240,20 +240,20 @@ def _start(room, body, at):
     require(least <= len(room.seats) <= most,
             f"{room.engine.TITLE} needs {least} to {most} players; {len(room.seats)} have joined.")
     state = room.engine.setup(_players(room), room.options, body["seed"])
-    return replace(room, seed=body["seed"], state=state, moves=NO_MOVES)
+    return evolve(room, seed=body["seed"], state=state, moves=NO_MOVES)
 
 
 def _admit(room, body, at):
     request = next((r for r in room.requests if r.id == body.get("request")), None)
     require(request is not None, "That phone is no longer waiting.")
     seat = _seat(room, body.get("seat"))
-    seats = tuple(replace(s, token=request.token) if s.seat == seat.seat else s for s in room.seats)
-    return replace(room, seats=seats, requests=tuple(r for r in room.requests if r is not request))
+    seats = tuple(evolve(s, token=request.token) if s.seat == seat.seat else s for s in room.seats)
+    return evolve(room, seats=seats, requests=tuple(r for r in room.requests if r is not request))
 
 
 def _dismiss(room, body, at):
     require(any(r.id == body.get("request") for r in room.requests), "That phone is no longer waiting.")
-    return replace(room, requests=tuple(r for r in room.requests if r.id != body.get("request")))
+    return evolve(room, requests=tuple(r for r in room.requests if r.id != body.get("request")))
 
 
 def _undo(room, body, at):
@@ -262,11 +262,11 @@ def _undo(room, body, at):
     kept = room.moves.without_last()
     for actor, action, when in kept:
         state = room.engine.apply(state, actor, action, when)
-    return replace(room, state=state, moves=kept)
+    return evolve(room, state=state, moves=kept)
 
 
 def _end(room, body, at):
-    return replace(room, ended=True, requests=())
+    return evolve(room, ended=True, requests=())
 
 
 _HANDLERS = {
@@ -280,7 +280,7 @@ def replay(code: str, game: str, entries, room: Room | None = None) -> Room:
     """The room after its log entries (continuing from ``room`` when given)."""
     room = room or Room(code=code, game=game)
     for entry in entries:
-        room = replace(apply_entry(room, entry.body, entry.at), version=entry.seq)
+        room = evolve(apply_entry(room, entry.body, entry.at), version=entry.seq)
     return room
 
 

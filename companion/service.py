@@ -10,10 +10,9 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import replace
 
 from games import GAMES
-from games.base import HOST, RuleError
+from games.base import HOST, RuleError, evolve
 
 from . import rooms
 from .live import Changes
@@ -140,7 +139,7 @@ class Rooms:
             if changed is room or changed == room:
                 return room, entry["by"]
             tx.append(version + 1, now, entry)
-            room = tx.shared[code] = replace(changed, version=version + 1)
+            room = tx.shared[code] = evolve(changed, version=version + 1)
             tx.on_commit(lambda: self._committed(room, created))
             return room, entry["by"]
 

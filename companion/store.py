@@ -9,8 +9,10 @@ a crash, a power cut or ``kill -9`` of the server.
 
 **Group commit.** Every write is a *job* handed to :meth:`SQLiteStore.write`: a function run inside
 the transaction with a :class:`Writer`. The jobs that queue up in a process while one transaction is
-being committed go into the next transaction together, each in a savepoint of its own (a job that
-raises undoes only its own writes), and that transaction is made durable by one fsync. A job's
+being committed go into the next transaction together, and that transaction is made durable by one
+fsync. A job reads, decides and appends; its appends are kept aside and written when the batch
+commits, all of them with one statement and each room's row updated once, so a job that raises
+takes only its own appends with it. A job that runs statements of its own gets a savepoint. A job's
 caller gets its answer only after the commit that made it durable, so nothing acknowledged can be
 lost; a failed commit fails every job in it.
 
@@ -73,6 +75,8 @@ logger = logging.getLogger(__name__)
 BATCH = 64  # the most jobs committed by one transaction
 CHECKPOINT_EVERY = 1.0  # seconds between checkpoints of the write-ahead log, at most
 COMMITTED = object()  # the key of the commit hooks in a transaction's shared dict
+APPENDS = object()  # … of the entries appended and not yet written: (room, seq, at, body as JSON)
+ROOMS = object()  # … of the rooms as this transaction has them: code -> (game, version, created)
 NEXT_STAMP = "SELECT COALESCE(MAX(stamp), 0) + 1 FROM rooms"
 
 T = TypeVar("T")
@@ -317,6 +321,7 @@ class SQLiteStore:
                 else:
                     for job in batch:
                         self._run(db, job, shared)
+                _write_appends(db, shared.get(APPENDS, ()))
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:
@@ -327,15 +332,23 @@ class SQLiteStore:
 
     @staticmethod
     def _run(db: sqlite3.Connection, job: _Job, shared: dict) -> None:
-        db.execute("SAVEPOINT job")
+        """One job of a batch: when it raises, what it appended and any statements of its own are
+        undone, and so are its commit hooks; the other jobs' writes stay."""
+        tx = Writer(db, job.code, shared, batch=True)
+        rooms = dict(tx._rooms)
         hooks = len(shared.get(COMMITTED, ()))
         try:
-            job.result = job.run(Writer(db, job.code, shared))
-        except Exception as error:  # the job's own failure: undo its writes, keep the others'
-            db.execute("ROLLBACK TO job")
+            job.result = job.run(tx)
+        except Exception as error:
+            if tx._savepoint:
+                db.execute("ROLLBACK TO job")
+            del tx._appends[tx._mark:]
+            tx._rooms.clear()
+            tx._rooms.update(rooms)
             del shared.get(COMMITTED, [])[hooks:]
             job.error = error
-        db.execute("RELEASE job")
+        if tx._savepoint:
+            db.execute("RELEASE job")
 
     def _checkpoint(self) -> None:
         """Copy the write-ahead log into the database (in a native thread, under gevent).
@@ -369,44 +382,95 @@ class SQLiteStore:
 class Writer:
     """What a write job may do inside the transaction: read the room as it now is, append entries.
 
+    Appended entries are kept aside and written when the transaction commits (see the module's
+    docstring); reads through the Writer see them. ``db`` is the connection for a job's own
+    statements: the appends made so far are written first, and within a batch the job's statements
+    run in a savepoint of its own.
+
     ``shared`` is a dict shared by the jobs of one transaction: a job can leave there what it built
     (the room after its entry) for a later job on the same room, which cannot see it elsewhere until
     the transaction commits."""
 
-    def __init__(self, db: sqlite3.Connection, code: str, shared: dict):
-        self.db = db
+    def __init__(self, db: sqlite3.Connection, code: str, shared: dict, batch: bool = False):
+        self._db = db
         self.code = code
         self.shared = shared
+        self._batch = batch
+        self._savepoint = False
+        self._appends: list[tuple] = shared.setdefault(APPENDS, [])
+        self._mark = len(self._appends)  # the appends before this are earlier jobs'
+        self._rooms: dict[str, tuple[str, int, float]] = shared.setdefault(ROOMS, {})
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        self._write_appends()
+        self._own_statements()
+        self._rooms.clear()  # the job's own statements may change any room
+        return self._db
+
+    def _own_statements(self) -> None:
+        if self._batch and not self._savepoint:
+            self._db.execute("SAVEPOINT job")
+            self._savepoint = True
+
+    def _write_appends(self) -> None:
+        """Write the appends kept aside: the earlier jobs' for good, this job's in its savepoint."""
+        if self._mark:
+            _write_appends(self._db, self._appends[:self._mark])
+        if len(self._appends) > self._mark:
+            self._own_statements()
+            _write_appends(self._db, self._appends[self._mark:])
+        del self._appends[:]
+        self._mark = 0
 
     def room(self) -> tuple[str, int, float] | None:
-        return _room(self.db, self.code)
+        info = self._rooms.get(self.code)
+        if info is None:
+            info = _room(self._db, self.code)
+            if info is not None:
+                self._rooms[self.code] = info
+        return info
 
     def on_commit(self, hook: Callable[[], None]) -> None:
         """Call ``hook()`` once this transaction is committed (before its callers are answered)."""
         self.shared.setdefault(COMMITTED, []).append(hook)
 
     def version(self) -> int | None:
-        row = self.db.execute("SELECT version FROM rooms WHERE code = ?", (self.code,)).fetchone()
-        return row[0] if row else None
+        info = self.room()
+        return info[1] if info else None
 
     def entries(self, after: int = 0) -> list[Entry]:
         """The room's entries after ``after``, this transaction's own included."""
-        return _entries(self.db, self.code, after)
+        self._write_appends()
+        return _entries(self._db, self.code, after)
 
     def stamp(self) -> int:
         """The next stamp of the change counter (taken under the write lock: stamps commit in order)."""
-        return self.db.execute(NEXT_STAMP).fetchone()[0]
+        self._write_appends()
+        return self._db.execute(NEXT_STAMP).fetchone()[0]
 
     def append(self, seq: int, at: float, body: dict) -> None:
-        """Record entry number ``seq``; the primary key refuses a second entry with one number."""
-        self.db.execute(
-            "INSERT INTO entries (room, seq, at, body) VALUES (?, ?, ?, ?)",
-            (self.code, seq, at, json.dumps(body, separators=(",", ":"))),
-        )
-        self.db.execute(
-            f"UPDATE rooms SET version = ?, updated = ?, stamp = ({NEXT_STAMP}) WHERE code = ?",
-            (seq, at, self.code),
-        )
+        """Record entry number ``seq``; a second entry with one number is refused, as the primary
+        key would refuse it."""
+        info = self.room()
+        if info is not None and seq <= info[1]:
+            raise sqlite3.IntegrityError("UNIQUE constraint failed: entries.room, entries.seq")
+        self._appends.append((self.code, seq, at, json.dumps(body, separators=(",", ":"))))
+        if info is not None:
+            self._rooms[self.code] = (info[0], seq, info[2])
+
+
+def _write_appends(db: sqlite3.Connection, appends) -> None:
+    """Write entries kept aside, and move each of their rooms on to its last one, with a new stamp."""
+    if not appends:
+        return
+    db.executemany("INSERT INTO entries (room, seq, at, body) VALUES (?, ?, ?, ?)", appends)
+    last = {}
+    for code, seq, at, _ in appends:
+        last[code] = (seq, at)
+    for code, (seq, at) in last.items():
+        db.execute(f"UPDATE rooms SET version = ?, updated = ?, stamp = ({NEXT_STAMP}) WHERE code = ?",
+                   (seq, at, code))
 
 
 def _switch_to_wal(db: sqlite3.Connection, tries: int = 100) -> None:

@@ -75,6 +75,22 @@ def check_names(players, title: str, least: int, most: int) -> list[str]:
     return list(players)
 
 
+def evolve(record, **changes):
+    """``dataclasses.replace`` for a frozen record without an ``__init__`` of its own to run again
+    (no ``__post_init__``, no ``init=False`` field): a copy of its fields with ``changes`` over them.
+    Every action, and every log entry a worker replays, makes a few new records; ``replace``
+    measured four times slower on the room and the state of a game."""
+    fields = record.__dataclass_fields__
+    for name in changes:
+        if name not in fields:
+            raise TypeError(f"{type(record).__name__} has no field {name!r}")
+    new = object.__new__(type(record))
+    attributes = new.__dict__
+    attributes.update(record.__dict__)
+    attributes.update(changes)
+    return new
+
+
 def require(condition: bool, sentence: str) -> None:
     """Raise ``RuleError(sentence)`` unless ``condition`` holds."""
     if not condition:

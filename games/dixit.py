@@ -55,12 +55,12 @@ names that the score-only helper calls too.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from enum import Enum
 from itertools import combinations
 from typing import Any, Mapping, Sequence
 
-from games.base import HOST, TABLE, Player, RuleError, require, seat_of
+from games.base import HOST, TABLE, Player, RuleError, evolve, require, seat_of
 
 NAME = "dixit"
 TITLE = "Dixit"
@@ -367,9 +367,9 @@ def _claim(state: State, seat: int, action: Mapping[str, Any]) -> State:
                 f"Someone else has already claimed position {position}.",
             )
     claims[seat] = positions
-    state = replace(state, claims=tuple(sorted(claims.items())))
+    state = evolve(state, claims=tuple(sorted(claims.items())))
     if len(claims) == count:
-        state = replace(state, phase=Phase.VOTING)
+        state = evolve(state, phase=Phase.VOTING)
     return state
 
 
@@ -385,7 +385,7 @@ def _vote(state: State, seat: int, action: Mapping[str, Any]) -> State:
     if votes.get(seat) == position:
         return state
     votes[seat] = position
-    state = replace(state, votes=tuple(sorted(votes.items())))
+    state = evolve(state, votes=tuple(sorted(votes.items())))
     if len(votes) == len(state.players) - 1:
         return _reveal(state)
     return state
@@ -419,10 +419,10 @@ def _reveal(state: State) -> State:
         storyteller=state.storyteller,
         points=tuple((p.seat, points[p.name]) for p in state.players),
     )
-    state = replace(state, history=state.history + (result,), phase=Phase.REVEALED)
+    state = evolve(state, history=state.history + (result,), phase=Phase.REVEALED)
     totals = {p.name: score for p, score in zip(state.players, _scores(state))}
     if game_ends(len(state.players), len(state.history), totals, state.options.end_at_30):
-        state = replace(state, phase=Phase.OVER)
+        state = evolve(state, phase=Phase.OVER)
     return state
 
 
@@ -436,7 +436,7 @@ def _next_round(state: State) -> State:
     require(state.phase is not Phase.OVER, "The game is over.")
     require(state.phase is Phase.REVEALED, "Finish this round first: the votes are not all in.")
     following = next_storyteller([p.seat for p in state.players], state.storyteller)
-    return replace(
+    return evolve(
         state,
         phase=Phase.CLAIMING,
         round=state.round + 1,
@@ -463,7 +463,7 @@ def _set_storyteller(state: State, action: Mapping[str, Any]) -> State:
         not state.claims,
         "The storyteller can't change once someone has said where their card is.",
     )
-    return replace(state, storyteller=seat)
+    return evolve(state, storyteller=seat)
 
 
 # --- what leaves the engine -------------------------------------------------------------------

@@ -1,8 +1,14 @@
-"""A room's game moves, the list that undo replays: oldest first, and growing without copying."""
+"""A room's records: its game moves, the list that undo replays (oldest first, growing without
+copying), and ``evolve``, the copy with changes that every action makes."""
 
 from __future__ import annotations
 
-from companion.rooms import NO_MOVES
+from dataclasses import replace
+
+import pytest
+
+from companion.rooms import NO_MOVES, Room
+from games.base import evolve
 
 
 def test_moves_are_kept_oldest_first_and_undo_drops_only_the_newest():
@@ -28,3 +34,12 @@ def test_a_long_game_adds_a_move_without_copying_the_ones_before():
         moves = moves.then((n, {}, 0.0))
     assert moves.without_last().without_last().last[0] == 19997
     assert sum(1 for _ in moves) == 20000  # iterating a long list does not recurse
+
+
+def test_evolve_copies_a_record_with_some_fields_changed_and_refuses_a_field_it_lacks():
+    room = Room(code="ABCD", game="dixit", version=3)
+    later = evolve(room, version=4, language="pl")
+    assert later == replace(room, version=4, language="pl") and later is not room
+    assert room.version == 3 and room.language == "en"  # the record it came from is unchanged
+    with pytest.raises(TypeError):
+        evolve(room, verison=5)

@@ -248,6 +248,72 @@ def test_jobs_that_queue_up_share_one_commit_and_a_failing_one_undoes_only_its_o
     assert store.version(code) == 3
 
 
+def run_queued(store, jobs):
+    """Run ``jobs``, (room code, function of the Writer) pairs, in one batch: a first job holds its
+    transaction open until all of them have queued behind it. Returns each job's result or the
+    exception it raised."""
+    inside, release = threading.Event(), threading.Event()
+    outcomes = {}
+
+    def hold(tx):
+        inside.set()
+        release.wait(5)
+
+    def submit(n, code, run):
+        try:
+            outcomes[n] = store.write(code, run)
+        except Exception as error:  # noqa: BLE001 - the outcome under test
+            outcomes[n] = error
+
+    first = threading.Thread(target=submit, args=("hold", "", hold))
+    first.start()
+    assert inside.wait(5)
+    threads = []
+    for n, (code, job) in enumerate(jobs):
+        threads.append(threading.Thread(target=submit, args=(n, code, job)))
+        threads[-1].start()
+        time.sleep(0.05)  # queued in this order
+    time.sleep(0.2)
+    release.set()
+    for t in [first, *threads]:
+        t.join(10)
+    return [outcomes[n] for n in range(len(jobs))]
+
+
+def test_in_a_batch_a_repeated_entry_number_and_a_failing_statement_undo_only_their_own_job(tmp_path):
+    store = open_store(str(tmp_path / "rooms.sqlite3"))
+    code, other = new_code(), new_code()
+    store.create_room(code, "dixit")
+    store.create_room(other, "dixit")
+    seen = {}
+
+    def append(n):
+        def run(tx):
+            tx.append(tx.version() + 1, time.time(), {"n": n})
+            return tx.version()
+        return run
+
+    def repeat(tx):  # entry 1 is already taken, by the first job of this batch
+        tx.append(1, time.time(), {"n": "again"})
+
+    def own_statement(tx):  # sees what the jobs before it appended, then fails after writing
+        seen["rows"] = tx.db.execute("SELECT COUNT(*) FROM entries WHERE room = ?", (code,)).fetchone()[0]
+        tx.db.execute("UPDATE rooms SET game = 'inkling' WHERE code = ?", (code,))
+        tx.append(tx.version() + 1, time.time(), {"n": "lost"})
+        raise ValueError("refused after writing")
+
+    outcomes = run_queued(store, [(code, append(1)), (code, repeat), (other, append(1)),
+                                  (code, own_statement), (code, append(2))])
+    assert outcomes[0] == 1 and outcomes[2] == 1 and outcomes[4] == 2
+    assert isinstance(outcomes[1], sqlite3.IntegrityError)
+    assert isinstance(outcomes[3], ValueError) and seen["rows"] == 1
+    assert [e.body["n"] for e in store.entries(code)] == [1, 2]
+    assert [e.body["n"] for e in store.entries(other)] == [1]
+    assert store.room(code)[:2] == ("dixit", 2) and store.version(other) == 1
+    stamp, changed = store.changes_since(0)
+    assert {c: v for c, v in changed} == {code: 2, other: 1}
+
+
 WRITER = """
 import json, sys, time
 from companion.storage import open_store
