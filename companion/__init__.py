@@ -9,7 +9,7 @@ from pathlib import Path
 from flask import Flask
 from flask.sessions import SecureCookieSessionInterface
 
-from . import api, health, helper_pages, i18n, openapi, pages, scoring
+from . import api, health, helper_pages, i18n, jsonio, openapi, pages, scoring
 from .polling import NotModified
 from .service import Rooms
 from .storage import open_store
@@ -69,6 +69,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax")
 
     app.session_interface = NoSessions()
+    app.json = jsonio.Provider(app)
     app.extensions["rooms"] = Rooms(open_store(app.config["DATABASE"]),
                                     idle_hours=float(os.environ.get("COMPANION_ROOM_IDLE_HOURS", "48")))
 

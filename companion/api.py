@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 
 from flask import Blueprint, current_app, jsonify, request, url_for
@@ -11,7 +10,7 @@ from games.base import HOST, RuleError
 
 from flask_babel import gettext
 
-from . import identity
+from . import identity, jsonio
 from .i18n import LANGUAGES, browser_language, rule_sentence
 from .rooms import new_token, token_hash
 from .service import NoSuchRoom, NotSeated
@@ -56,8 +55,14 @@ def no_room_sentence(code: str) -> str:
 
 
 def json_body() -> dict:
-    """The request's JSON object, or a sentence saying it could not be read."""
-    data = request.get_json(silent=True)
+    """The request's JSON object, or a sentence saying it could not be read. Only a body declared
+    as JSON is read (a form posted by another site cannot pass for one)."""
+    data = None
+    if jsonio.declared(request.environ.get("CONTENT_TYPE", "")):
+        try:
+            data = jsonio.loads(request.get_data(cache=False))
+        except ValueError:
+            pass
     if not isinstance(data, dict):
         raise ApiError(400, gettext("That request could not be read: send a JSON object."))
     return data
@@ -83,7 +88,7 @@ def _not_seated(error: NotSeated):
 def room_view_response(room, viewer, status: int = 200):
     """The viewer's view as JSON, rendered once per room version and viewer in this process."""
     body = rooms().memo(("json", room.code, room.host, room.version, viewer),
-                        lambda: json.dumps(rooms().view(room, viewer), separators=(",", ":")).encode())
+                        lambda: jsonio.dumps(rooms().view(room, viewer)))
     response = current_app.response_class(body, status=status, mimetype="application/json")
     response.set_etag(f"v{room.version}")
     response.headers["Cache-Control"] = "private, no-cache"

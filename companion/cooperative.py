@@ -11,12 +11,26 @@ Elsewhere (threads, the Flask test client, scripts) it simply calls the function
 from __future__ import annotations
 
 import sys
+import threading
 
 
 def active() -> bool:
     """True in a process whose threading has been patched by gevent (a gunicorn gevent worker)."""
     monkey = sys.modules.get("gevent.monkey")
     return monkey is not None and monkey.is_module_patched("threading")
+
+
+def lock():
+    """A lock for a few dict or list operations that never wait while it is held.
+
+    Under gevent it is the native lock, not gevent's cooperative one: nothing can switch greenlets
+    inside such a section, so no greenlet ever finds it taken, and it costs a tenth as much (the
+    caches it guards are touched several times by every request). Elsewhere, threading's lock."""
+    if active():
+        from gevent import monkey
+
+        return monkey.get_original("_thread", "allocate_lock")()
+    return threading.Lock()
 
 
 def blocking(function, *args):

@@ -7,14 +7,13 @@ asks the store for the room's version and replays only the entries it has not se
 from __future__ import annotations
 
 import secrets
-import threading
 import time
 from collections import OrderedDict
 
 from games import GAMES
 from games.base import HOST, RuleError, evolve
 
-from . import rooms
+from . import cooperative, rooms
 from .live import Changes
 from .store import StaleVersion
 
@@ -45,7 +44,7 @@ class Rooms:
         self._cache: OrderedDict[str, tuple[float, rooms.Room]] = OrderedDict()
         self._rendered: OrderedDict[tuple, bytes] = OrderedDict()
         self._cache_size = cache_size
-        self._lock = threading.Lock()
+        self._lock = cooperative.lock()  # around the caches' dict operations only
         self.changes = Changes(store)
 
     def create(self, game: str, options: dict | None, language: str | None = None) -> tuple[str, str]:

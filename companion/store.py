@@ -36,16 +36,15 @@ to a native thread, it measured no faster, and it blocks the process for about 0
 from __future__ import annotations
 
 import fcntl
-import json
 import logging
 import os
 import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable, TypeVar
+from typing import Callable, NamedTuple, TypeVar
 
-from . import cooperative
+from . import cooperative, jsonio
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS rooms (
@@ -82,9 +81,9 @@ NEXT_STAMP = "SELECT COALESCE(MAX(stamp), 0) + 1 FROM rooms"
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One recorded action: its number in the room's log, when it happened, and what it was."""
+class Entry(NamedTuple):
+    """One recorded action: its number in the room's log, when it happened, and what it was.
+    (A named tuple: a worker makes one for every entry it replays.)"""
 
     seq: int
     at: float
@@ -152,7 +151,7 @@ class SQLiteStore:
             self._readers = {}
             self._writer_db = self._connect()
             self._queue: list[_Job] = []
-            self._queue_lock = threading.Lock()
+            self._queue_lock = cooperative.lock()  # around the queue's list operations only
             self._leading = False
             self._background_checkpoints = cooperative.active()  # see _checkpoint
             self._checkpointing = False
@@ -455,7 +454,7 @@ class Writer:
         info = self.room()
         if info is not None and seq <= info[1]:
             raise sqlite3.IntegrityError("UNIQUE constraint failed: entries.room, entries.seq")
-        self._appends.append((self.code, seq, at, json.dumps(body, separators=(",", ":"))))
+        self._appends.append((self.code, seq, at, jsonio.dumps_text(body)))
         if info is not None:
             self._rooms[self.code] = (info[0], seq, info[2])
 
@@ -497,4 +496,4 @@ def _entries(db: sqlite3.Connection, code: str, after: int) -> list[Entry]:
     rows = db.execute(
         "SELECT seq, at, body FROM entries WHERE room = ? AND seq > ? ORDER BY seq", (code, after)
     ).fetchall()
-    return [Entry(seq, at, json.loads(body)) for seq, at, body in rows]
+    return [Entry(seq, at, jsonio.loads(body)) for seq, at, body in rows]

@@ -217,6 +217,25 @@ def test_actions_without_a_token_or_with_malformed_json_are_refused(table):
     assert untyped.status_code == 400
 
 
+@pytest.mark.parametrize("raw, status", [
+    ('{"type": "claim", "position": 1e400}', 400),                 # a number no float can hold
+    ('{"type": "claim", "position": "\\ud800"}', 400),            # half of a character
+    ('{"type": "claim", "position": 100000000000000000000000000}', 400),  # beyond 64 bits
+    ('{"type": "claim", "position": 1, "note": 100000000000000000000000000}', 200),
+])
+def test_numbers_and_text_json_allows_but_no_phone_sends_get_a_sentence_not_a_crash(table, raw, status):
+    t = table()
+    before = t.view("host")
+    response = t.client.post(f"/api/v1/rooms/{t.code}/actions", data=raw,
+                             headers={**t.headers("Ann"), "Content-Type": "application/json"})
+    assert response.status_code == status, response.data
+    if status == 400:
+        assert response.get_json()["error"].endswith(".")
+        assert t.view("host") == before
+    else:  # the claim is made, and the entry with its extra field reads back
+        assert t.view("Ann")["you"]["claim"] == 1
+
+
 def test_a_latecomer_asks_and_the_host_gives_back_a_seat(table):
     t = table()
     response = t.client.post(f"/api/v1/rooms/{t.code}/seats", json={"name": "Ann again"})
