@@ -272,8 +272,10 @@ def run_queued(store, jobs):
     for n, (code, job) in enumerate(jobs):
         threads.append(threading.Thread(target=submit, args=(n, code, job)))
         threads[-1].start()
-        time.sleep(0.05)  # queued in this order
-    time.sleep(0.2)
+        deadline = time.monotonic() + 5
+        while len(store._queue) < n + 1 and time.monotonic() < deadline:  # queued in this order
+            time.sleep(0.002)
+    assert len(store._queue) == len(jobs)
     release.set()
     for t in [first, *threads]:
         t.join(10)
