@@ -334,20 +334,14 @@ class SQLiteStore:
         """One job of a batch: when it raises, what it appended and any statements of its own are
         undone, and so are its commit hooks; the other jobs' writes stay."""
         tx = Writer(db, job.code, shared, batch=True)
-        rooms = dict(tx._rooms)
         hooks = len(shared.get(COMMITTED, ()))
         try:
             job.result = job.run(tx)
         except Exception as error:
-            if tx._savepoint:
-                db.execute("ROLLBACK TO job")
-            del tx._appends[tx._mark:]
-            tx._rooms.clear()
-            tx._rooms.update(rooms)
+            tx._undo()
             del shared.get(COMMITTED, [])[hooks:]
             job.error = error
-        if tx._savepoint:
-            db.execute("RELEASE job")
+        tx._end()
 
     def _checkpoint(self) -> None:
         """Copy the write-ahead log into the database (in a native thread, under gevent).
@@ -399,10 +393,11 @@ class Writer:
         self._appends: list[tuple] = shared.setdefault(APPENDS, [])
         self._mark = len(self._appends)  # the appends before this are earlier jobs'
         self._rooms: dict[str, tuple[str, int, float]] = shared.setdefault(ROOMS, {})
+        self._rooms_before = dict(self._rooms) if batch else None
 
     @property
     def db(self) -> sqlite3.Connection:
-        self._write_appends()
+        self._flush()
         self._own_statements()
         self._rooms.clear()  # the job's own statements may change any room
         return self._db
@@ -412,7 +407,7 @@ class Writer:
             self._db.execute("SAVEPOINT job")
             self._savepoint = True
 
-    def _write_appends(self) -> None:
+    def _flush(self) -> None:
         """Write the appends kept aside: the earlier jobs' for good, this job's in its savepoint."""
         if self._mark:
             _write_appends(self._db, self._appends[:self._mark])
@@ -440,12 +435,12 @@ class Writer:
 
     def entries(self, after: int = 0) -> list[Entry]:
         """The room's entries after ``after``, this transaction's own included."""
-        self._write_appends()
+        self._flush()
         return _entries(self._db, self.code, after)
 
     def stamp(self) -> int:
         """The next stamp of the change counter (taken under the write lock: stamps commit in order)."""
-        self._write_appends()
+        self._flush()
         return self._db.execute(NEXT_STAMP).fetchone()[0]
 
     def append(self, seq: int, at: float, body: dict) -> None:
@@ -457,6 +452,20 @@ class Writer:
         self._appends.append((self.code, seq, at, jsonio.dumps_text(body)))
         if info is not None:
             self._rooms[self.code] = (info[0], seq, info[2])
+
+    def _undo(self) -> None:
+        """Take back everything this job of a batch did: its statements, its appends, and what the
+        transaction's rooms became through them."""
+        if self._savepoint:
+            self._db.execute("ROLLBACK TO job")
+        del self._appends[self._mark:]
+        self._rooms.clear()
+        self._rooms.update(self._rooms_before)
+
+    def _end(self) -> None:
+        """Close this job's savepoint, if its statements opened one."""
+        if self._savepoint:
+            self._db.execute("RELEASE job")
 
 
 def _write_appends(db: sqlite3.Connection, appends) -> None:
