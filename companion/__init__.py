@@ -10,6 +10,7 @@ from flask import Flask
 from flask.sessions import SecureCookieSessionInterface
 
 from . import api, health, helper_pages, i18n, jsonio, openapi, pages, scoring
+from .direct import Direct
 from .polling import NotModified
 from .service import Rooms
 from .storage import open_store
@@ -74,7 +75,7 @@ def create_app(test_config: dict | None = None) -> Flask:
                                     idle_hours=float(os.environ.get("COMPANION_ROOM_IDLE_HOURS", "48")))
 
     i18n.init_app(app)
-    app.wsgi_app = NotModified(app.wsgi_app, app.extensions["rooms"])
+    app.wsgi_app = NotModified(Direct(app.wsgi_app, app, app.extensions["rooms"]), app.extensions["rooms"])
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

@@ -8,10 +8,11 @@ from flask import Blueprint, current_app, jsonify, request, url_for
 
 from games.base import HOST, RuleError
 
-from flask_babel import gettext
+from flask_babel import gettext, lazy_gettext
 
 from . import identity, jsonio
 from .i18n import LANGUAGES, browser_language, rule_sentence
+from .polling import etag
 from .rooms import new_token, token_hash
 from .service import NoSuchRoom, NotSeated
 from .store import StaleVersion
@@ -24,14 +25,17 @@ def rooms():
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, sentence: str, **extra):
+    """A refused request: its status and the sentence that says why (a lazy one is translated when
+    the answer is made, in the request's language)."""
+
+    def __init__(self, status: int, sentence, **extra):
         super().__init__(sentence)
         self.status, self.sentence, self.extra = status, sentence, extra
 
 
 @bp.errorhandler(ApiError)
 def _api_error(error: ApiError):
-    return jsonify(error=error.sentence, **error.extra), error.status
+    return jsonify(error=str(error.sentence), **error.extra), error.status
 
 
 @bp.errorhandler(RuleError)
@@ -54,18 +58,40 @@ def no_room_sentence(code: str) -> str:
     return gettext("There is no room with the code %(code)s. Check the code on the host screen.", code=code)
 
 
-def json_body() -> dict:
+MAX_BODY = 1 << 20  # bytes: a Doodles drawing, the largest action, is at most 200,000 characters
+
+
+def json_body(environ: dict | None = None) -> dict:
     """The request's JSON object, or a sentence saying it could not be read. Only a body declared
-    as JSON is read (a form posted by another site cannot pass for one)."""
+    as JSON is read (a form posted by another site cannot pass for one). ``environ`` is the WSGI
+    request's, by default the current Flask request's."""
+    if environ is None:
+        environ = request.environ
     data = None
-    if jsonio.declared(request.environ.get("CONTENT_TYPE", "")):
+    if jsonio.declared(environ.get("CONTENT_TYPE", "")):
         try:
-            data = jsonio.loads(request.get_data(cache=False))
+            data = jsonio.loads(read_body(environ))
         except ValueError:
             pass
     if not isinstance(data, dict):
-        raise ApiError(400, gettext("That request could not be read: send a JSON object."))
+        raise ApiError(400, lazy_gettext("That request could not be read: send a JSON object."))
     return data
+
+
+def read_body(environ: dict) -> bytes:
+    """The request's body, straight from the WSGI input; a body over MAX_BODY bytes is refused."""
+    length = environ.get("CONTENT_LENGTH")
+    if length:
+        if not length.isdigit():
+            return b""  # unreadable: json_body says so
+        body = environ["wsgi.input"].read(int(length)) if int(length) <= MAX_BODY else None
+    elif environ.get("wsgi.input_terminated"):  # chunked: the server marks where the body ends
+        body = environ["wsgi.input"].read(MAX_BODY + 1)
+    else:
+        return b""
+    if body is None or len(body) > MAX_BODY:
+        raise ApiError(413, lazy_gettext("That request is too long to be an action at this table."))
+    return body
 
 
 def normal_code(code: str) -> str:
@@ -85,14 +111,16 @@ def _not_seated(error: NotSeated):
     return jsonify(error=gettext("This phone no longer has a seat at this table. Scan the code to join again.")), 403
 
 
-def room_view_response(room, viewer, status: int = 200):
+def view_body(service, room, viewer) -> bytes:
     """The viewer's view as JSON, rendered once per room version and viewer in this process."""
-    body = rooms().memo(("json", room.code, room.host, room.version, viewer),
-                        lambda: jsonio.dumps(rooms().view(room, viewer)))
-    response = current_app.response_class(body, status=status, mimetype="application/json")
-    response.set_etag(f"v{room.version}")
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+    return service.memo(("json", room.code, room.host, room.version, viewer),
+                        lambda: jsonio.dumps(service.view(room, viewer)))
+
+
+def view_headers(room) -> list[tuple[str, str]]:
+    """The headers of a view: its entity tag is the room's version (``companion/polling.py``)."""
+    return [("Content-Type", "application/json"), ("ETag", etag(room.version)),
+            ("Cache-Control", "private, no-cache")]
 
 
 @bp.get("/clock")
@@ -133,32 +161,38 @@ def join(code):
     return response
 
 
-@bp.get("/rooms/<code>")
-def room_view(code):
-    code = normal_code(code)
-    room = rooms().get(code)  # a current poll never gets here: polling.NotModified answered it
-    return room_view_response(room, identity.role(room))
+# The two endpoints every phone and host screen calls again and again are answered by
+# companion/direct.py in front of Flask, with the functions below. Their rules stay here: they name
+# the endpoints for url_for, send their errors to this blueprint's handlers (in the request's
+# language), and answer other methods with 405.
+bp.add_url_rule("/rooms/<code>", endpoint="room_view", methods=["GET"])
+bp.add_url_rule("/rooms/<code>/actions", endpoint="act", methods=["POST"])
 
 
-@bp.post("/rooms/<code>/actions")
-def act(code):
+def room_view(service, environ: dict, code: str):
+    """``GET /rooms/<code>``: the room and who is asking (a seat, the host, or the public table)."""
+    room = service.get(normal_code(code))  # a current poll never gets here: polling.NotModified answered it
+    return room, identity.role(room, environ=environ)
+
+
+def act(service, environ: dict, code: str):
+    """``POST /rooms/<code>/actions``: record the action; the room after it and who acted."""
     code = normal_code(code)
-    data = json_body()
-    token = identity.presented_token(code)
+    data = json_body(environ)
+    token = identity.presented_token(code, environ=environ)
     if not token:
-        rooms().get(code)  # an unknown room is said first
-        raise ApiError(401, gettext("Join the table first: scan the code on the host screen."))
+        service.get(code)  # an unknown room is said first
+        raise ApiError(401, lazy_gettext("Join the table first: scan the code on the host screen."))
     kind = data.get("type")
     if not isinstance(kind, str) or not kind:
-        raise ApiError(400, gettext("Say what to do: the action needs a type."))
+        raise ApiError(400, lazy_gettext("Say what to do: the action needs a type."))
     if kind in ("create", "join", "request"):
-        raise ApiError(400, gettext("That is not something to do during a game."))
+        raise ApiError(400, lazy_gettext("That is not something to do during a game."))
     expected = data.pop("version", None)
     if expected is not None and not isinstance(expected, int):
-        raise ApiError(400, gettext("The version must be a whole number."))
+        raise ApiError(400, lazy_gettext("The version must be a whole number."))
     # Who acts is read from the room in the same transaction that records the action.
-    room, actor = rooms().act_with_token(code, token_hash(token), data, expected)
-    return room_view_response(room, actor)
+    return service.act_with_token(code, token_hash(token), data, expected)
 
 
 __all__ = ["bp", "HOST"]

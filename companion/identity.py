@@ -9,6 +9,7 @@ be both the host screen and a player's phone.
 from __future__ import annotations
 
 from flask import request
+from werkzeug.http import parse_cookie
 
 from .rooms import Room, token_hash
 
@@ -23,22 +24,26 @@ def host_cookie(code: str) -> str:
     return f"tch_{code}"
 
 
-def presented_token(code: str, role_hint: str | None = None) -> str | None:
-    """The credential this request carries for room ``code``, if any."""
-    header = request.headers.get("Authorization", "")
+def presented_token(code: str, role_hint: str | None = None, environ: dict | None = None) -> str | None:
+    """The credential a request carries for room ``code``, if any: the current Flask request's,
+    or that of the WSGI ``environ`` given (``companion/direct.py`` answers without Flask)."""
+    if environ is None:
+        environ = request.environ
+    header = environ.get("HTTP_AUTHORIZATION", "")
     if header.startswith("Bearer "):
         return header[len("Bearer "):].strip() or None
-    hint = role_hint or request.headers.get("X-Companion-Role")
+    cookies = parse_cookie(environ)
+    hint = role_hint or environ.get("HTTP_X_COMPANION_ROLE")
     if hint == "host":
-        return request.cookies.get(host_cookie(code))
+        return cookies.get(host_cookie(code))
     if hint == "seat":
-        return request.cookies.get(seat_cookie(code))
-    return request.cookies.get(seat_cookie(code)) or request.cookies.get(host_cookie(code))
+        return cookies.get(seat_cookie(code))
+    return cookies.get(seat_cookie(code)) or cookies.get(host_cookie(code))
 
 
-def role(room: Room, role_hint: str | None = None):
+def role(room: Room, role_hint: str | None = None, environ: dict | None = None):
     """HOST, a seat number, ("request", id) or None (the public table)."""
-    token = presented_token(room.code, role_hint)
+    token = presented_token(room.code, role_hint, environ)
     return room.role_of(token_hash(token)) if token else None
 
 
