@@ -1,4 +1,7 @@
-"""The JSON API, ``/api/v1``: what the pages' scripts and the tests use. See docs/API.md."""
+"""The JSON API, ``/api/v1``: what the pages' scripts and the tests use. See docs/API.md.
+
+The room view and actions are answered by ``companion/direct.py`` in front of Flask, with
+:func:`room_view` and :func:`act` below; the other endpoints are Flask views."""
 
 from __future__ import annotations
 

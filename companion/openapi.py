@@ -403,6 +403,7 @@ def _room_paths() -> dict:
                 "403": _error("This credential may not act here (no longer seated, or still waiting)."),
                 "409": _json(_obj({"error": {"type": "string"}, "version": NATURAL}, ["error", "version"]),
                              "The room changed since the version sent; nothing was done."),
+                "413": _error("The body is over 1 MiB, far more than any action; nothing was done."),
                 **room_errors,
             },
         }},

@@ -4,7 +4,7 @@ Every screen polls its view or fragment with the ETag of what it shows (``"v<ver
 the room's version has not moved on, that poll is answered 304 from one indexed version lookup,
 without routing, identity or rendering. A poll that asks ``?wait=<seconds>`` is held until the room
 changes or the time is up (a long poll, see ``companion/live.py``; only under gevent workers). Anything
-else goes on to the Flask app, which sets the same ETags on the full answers.
+else goes on to ``companion/direct.py`` and the Flask app, which set the same ETags on the full answers.
 """
 
 from __future__ import annotations
