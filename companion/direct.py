@@ -17,6 +17,7 @@ The rules for the two paths stay registered in ``companion/api.py``, for ``url_f
 from __future__ import annotations
 
 import re
+import sys
 
 from . import api
 
@@ -26,9 +27,9 @@ PATH = re.compile(r"^/api/v1/rooms/(?P<code>[^/]+)(?P<actions>/actions)?$")
 class Direct:
     """WSGI middleware serving the room view (GET, HEAD) and actions (POST) without Flask."""
 
-    def __init__(self, app, flask_app, rooms):
-        self.app = app
-        self.flask_app = flask_app
+    def __init__(self, app, flask, rooms):
+        self.app = app  # the next layer: the Flask app's WSGI callable
+        self.flask = flask  # the Flask app itself, for its error handlers
         self.rooms = rooms
 
     def __call__(self, environ, start_response):
@@ -54,16 +55,10 @@ class Direct:
 
     def _refused(self, environ, start_response):
         """The answer of the Flask app's error handlers to the exception being handled."""
-        app = self.flask_app
-        with app.request_context(environ):
+        flask = self.flask
+        with flask.request_context(environ):
             try:
-                response = app.finalize_request(app.handle_user_exception(_current_exception()))
+                response = flask.finalize_request(flask.handle_user_exception(sys.exc_info()[1]))
             except Exception as error:  # no handler for it: a bug, logged and answered 500
-                response = app.handle_exception(error)
+                response = flask.handle_exception(error)
             return response(environ, start_response)
-
-
-def _current_exception() -> BaseException:
-    import sys
-
-    return sys.exc_info()[1]
