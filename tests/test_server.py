@@ -175,3 +175,33 @@ def test_a_held_poll_of_a_room_that_stands_still_ends_with_304(server):
     # Without ?wait a poll is answered at once, as before.
     r = requests.get(f"{server.url}/api/v1/rooms/{t.code}", headers={"If-None-Match": etag}, timeout=10)
     assert r.status_code == 304 and r.elapsed.total_seconds() < 0.5
+
+
+def test_over_real_http_a_chunked_action_a_head_and_a_refusal_in_the_rooms_language(server):
+    """The view and actions are answered in front of Flask (companion/direct.py): through gunicorn,
+    a body sent in chunks is read to its end, HEAD has the view's headers and no body, and a refusal
+    still speaks the room's language."""
+    t = Http(server.url)
+    t.join("Ann", "Ben", "Cat", "Dan")
+    assert t.act("host", "start").status_code == 200
+
+    def chunks():
+        yield b'{"type": "claim", '
+        yield b'"position": 2}'
+
+    sent = requests.post(f"{server.url}/api/v1/rooms/{t.code}/actions", data=chunks(), timeout=10,
+                         headers={"Authorization": f"Bearer {t.tokens['Ann']}", "Content-Type": "application/json"})
+    assert sent.request.headers.get("Transfer-Encoding") == "chunked"
+    assert sent.status_code == 200 and sent.json()["you"]["claim"] == 2
+
+    get = requests.get(f"{server.url}/api/v1/rooms/{t.code}", timeout=10,
+                       headers={"Authorization": f"Bearer {t.tokens['Ann']}"})
+    head = requests.head(f"{server.url}/api/v1/rooms/{t.code}", timeout=10,
+                         headers={"Authorization": f"Bearer {t.tokens['Ann']}"})
+    assert head.status_code == 200 and head.content == b""
+    assert head.headers["ETag"] == get.headers["ETag"] == f'"v{get.json()["version"]}"'
+
+    assert t.act("host", "language", language="it").status_code == 200
+    refused = t.act("Ben", "claim", position=2)
+    assert refused.status_code == 400
+    assert refused.json()["error"] == "Qualcun altro ha già indicato la posizione 2."
