@@ -3,6 +3,9 @@
 ``SENTENCES`` are constant sentences; ``PATTERNS`` are sentences with a name or a number in them,
 written with ``%(name)s`` where the engine puts a value. ``i18n.rule_sentence`` matches an engine's
 sentence against them and returns the catalogue's translation; a sentence not listed stays English.
+A pattern may write out one of the engine's values (the team's colour word). ``LEFT_IN_ENGLISH`` names
+the engine sentences deliberately not translated, each with its reason; ``tests/test_i18n.py`` reads
+every sentence of the engines and fails on one that is neither translated nor listed there.
 """
 
 from __future__ import annotations
@@ -216,6 +219,31 @@ SENTENCES = [
     N_("That is not something a score sheet can do."),
     N_("Undo the scores"),
     N_("Undo the correction of the scores"),
+    # Requests no page sends (the pages offer only what the rules allow), and the score-only forms
+    N_("A card position is a whole number."),
+    N_("A near miss pairs a guess with a clue word."),
+    N_("A vote is a card position, a whole number."),
+    N_("An action must be a set of named values."),
+    N_("An action needs a type."),
+    N_("Give each player's guesses per neighbour."),
+    N_("Give how many guesses each player wrote."),
+    N_("Give the accepted near misses per neighbour."),
+    N_("Give the accepted near misses per player."),
+    N_("Give the score as a whole number of points for black and for white."),
+    N_("Give the tokens each player holds as lists of names."),
+    N_("List the ink cards you put back."),
+    N_("Nobody sits in that seat in this game."),
+    N_("Say which clue word the guess stands for."),
+    N_("Say which player you mean by their seat."),
+    N_("Say which round to start by its number."),
+    N_("Say which round to start."),
+    N_("Say whose guess it is by their seat."),
+    N_("Say whose words you are guessing by their seat."),
+    N_("The option cards must be one of: virtual, physical."),
+    N_("The players must be a list of names."),
+    N_("The teams option lists the seats of black and of white."),
+    N_("The three rounds are over."),
+    N_('The vote bonus is either "always" or "found_by_some".'),
 ]
 
 # Words the pages show from the engines' views (Rorschach's colour names).
@@ -313,4 +341,45 @@ PATTERNS = [
     N_("%(game)s is not played in teams."),
     N_("The game is over: %(who)s won. Correct a round or undo the last one to go on."),
     N_("That change can't be saved: the game would end after round %(last)s, so round %(number)s could not have been played."),
+    # Requests no page sends, the score-only forms, a team split that leaves a team too small
+    N_('Dixit has no move called "%(kind)s".'),
+    N_('Dixit has no option called "%(key)s".'),
+    N_("Doodles has no action called “%(kind)s”."),
+    N_("Give %(name)s's tokens as a list of names."),
+    N_("Inkling has no action called “%(kind)s”."),
+    N_("Rorschach (teams) has no action called %(kind)s."),
+    N_("Rorschach has no action called %(kind)s."),
+    N_("The word “%(word)s” already counts among %(name)s's guesses for %(owner)s."),
+    N_("The black team needs at least %(count)s players."),
+    N_("The white team needs at least %(count)s players."),
+    N_("%(name)s already holds every colour, so the game is over."),
+    N_("%(guesser)s can only guess the words of %(left)s and %(right)s."),
+    N_("%(guesser)s can only score guesses of %(left)s and %(right)s's words."),
+    N_("%(name)s cannot hold two tokens of %(colour)s's colour."),
+    N_("%(guesser)s did not guess %(neighbour)s's words."),
+    N_("%(guesser)s did not guess “%(guess)s” for %(neighbour)s."),
+    N_("%(name)s holds a token of %(colour)s, who is not playing."),
+    N_("%(name)s is not one of the players."),
+    N_("%(game)s needs %(least)s to %(most)s players."),
+    N_("%(voter)s voted for “%(artist)s”, who is not playing."),
+    N_("%(name)s wrote from 0 to %(most)s guesses."),
+    N_("%(name)s's clue card has no word “%(word)s”."),
+    N_("%(guesser)s's guesses for %(neighbour)s must be a list of words."),
+    N_("%(guesser)s's guesses must be listed per neighbour."),
 ]
+
+# Sentences the engines may say that stay English, each for a reason: a request no page or form
+# sends (a shape the pages never build), or words the engine puts in that would stay English.
+LEFT_IN_ENGLISH = {
+    "Only a player can {}.": "the engine puts in what was tried, in English words",
+    "Only the host screen can {}.": "the engine puts in what was tried, in English words",
+    "Only the control team ({}) answers the test team's guess.": "the team's English colour word",
+    "Only the {} team, which is testing, makes this guess.": "the team's English colour word",
+    "The test subject must come from the {} team, which is testing.": "the team's English colour word",
+    "The {} team, the control team, hides an image.": "the team's English colour word",
+    "The {} team, which is testing, chooses its test subject.": "the team's English colour word",
+    "With that score {} has already won.": "the team's English colour word",
+    "The {} must be on one of the three visible images.": "the English name of the guess or marker",
+    "The {} must name one of the three words.": "the English name of the guess or marker",
+    "The {} names an image and a word, as text.": "the English name of the guess or marker",
+}

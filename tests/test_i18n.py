@@ -89,6 +89,12 @@ def test_engine_sentences_are_translated_at_the_boundary(app):
         assert rule_sentence("Someone else has already claimed position 3.") == \
             "Ktoś inny już wskazał miejsce 3."
         assert rule_sentence("A sentence nobody translated.") == "A sentence nobody translated."
+        # A pattern may write out one of the engine's values: the team's colour word.
+        assert rule_sentence("The black team needs at least 2 players.") == \
+            "Drużyna czarnych potrzebuje co najmniej 2 graczy."
+        assert rule_sentence("Ann's clue card has no word “lamp”.") == \
+            "Na karcie ze słowami gracza Ann nie ma słowa „lamp”."
+        assert rule_sentence("Rorschach (2008) needs 3 to 8 players.") == "Rorschach (2008) wymaga od 3 do 8 graczy."
 
 
 def test_the_home_page_follows_the_browser_language(client):
@@ -306,3 +312,56 @@ def test_the_home_page_describes_every_game_in_the_browsers_language(client):
 def test_the_language_switch_only_returns_to_this_site(client, target):
     response = client.get("/language/pl", query_string={"next": target})
     assert response.status_code == 303 and response.headers["Location"] == "/"
+
+
+def _engine_sentences():
+    """Every sentence the rules engines and the lobby refuse with, as (where, text) with ``{}`` where
+    the engine puts a value: the second argument of ``require`` and the argument of ``RuleError``,
+    both branches of a conditional sentence, the parts of one put together with ``+``."""
+    import ast
+
+    def texts(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return [node.value]
+        if isinstance(node, ast.JoinedStr):
+            return ["".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)]
+        if isinstance(node, ast.IfExp):
+            return texts(node.body) + texts(node.orelse)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return [a + b for a in texts(node.left) for b in texts(node.right)]
+        return []  # a sentence handed in by the caller: checked where the caller writes it
+
+    found = []
+    for path in sorted((ROOT / "games").glob("*.py")) + [ROOT / "companion" / "rooms.py"]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", None))
+            if name == "require" and len(node.args) == 2:
+                sentence = node.args[1]
+            elif name == "RuleError" and node.args:
+                sentence = node.args[0]
+            else:
+                continue
+            found += [(f"{path.name}:{node.lineno}", text) for text in texts(sentence)]
+    return found
+
+
+def test_every_sentence_an_engine_refuses_with_is_translated_or_left_in_english_for_a_reason():
+    from companion.rule_sentences import LEFT_IN_ENGLISH, PATTERNS, SENTENCES
+
+    shapes = [re.sub(r"%\(\w+\)[sd]", "{}", msgid) for msgid in PATTERNS]
+
+    def translated(text):
+        """Listed as it is, or a pattern says it, maybe with some of its values written out
+        ("The black team needs at least %(count)s players." says "The {} team needs at least {} players.")."""
+        said = re.compile(re.escape(text).replace(r"\{\}", ".+"))
+        return text in SENTENCES or any(said.fullmatch(shape) for shape in shapes)
+
+    sentences = _engine_sentences()
+    assert len(sentences) > 300  # the walk found the engines' sentences
+    untranslated = sorted({text for _, text in sentences
+                           if not translated(text) and text not in LEFT_IN_ENGLISH})
+    assert untranslated == [], "add them to companion/rule_sentences.py and translate them"
+    stale = set(LEFT_IN_ENGLISH) - {text for _, text in sentences}
+    assert stale == set(), "no engine says these any more"
