@@ -85,9 +85,10 @@ def read_body(environ: dict) -> bytes:
     """The request's body, straight from the WSGI input; a body over MAX_BODY bytes is refused."""
     length = environ.get("CONTENT_LENGTH")
     if length:
-        if not length.isdigit():
+        if not (length.isascii() and length.isdigit()):
             return b""  # unreadable: json_body says so
-        body = environ["wsgi.input"].read(int(length)) if int(length) <= MAX_BODY else None
+        size = int(length)
+        body = environ["wsgi.input"].read(size) if size <= MAX_BODY else None
     elif environ.get("wsgi.input_terminated"):  # chunked: the server marks where the body ends
         body = environ["wsgi.input"].read(MAX_BODY + 1)
     else:
