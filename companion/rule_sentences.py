@@ -71,6 +71,9 @@ SENTENCES = [
     N_("Blots are not rotated in this game."),
     N_("In this game the blot to discard is chosen by chance."),
     N_("A blot is discarded after the reveal."),
+    N_("Pick a blot by its number."),
+    N_("Say which blot to remove by its number."),
+    N_("Say which blot to discard by its number."),
     # Rorschach (teams)
     N_("No image can be hidden now."),
     N_("Only the test subject matches the images; the host screen cannot."),

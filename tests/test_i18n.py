@@ -317,7 +317,8 @@ def test_the_language_switch_only_returns_to_this_site(client, target):
 def _engine_sentences():
     """Every sentence the rules engines and the lobby refuse with, as (where, text) with ``{}`` where
     the engine puts a value: the second argument of ``require`` and the argument of ``RuleError``,
-    both branches of a conditional sentence, the parts of one put together with ``+``."""
+    and what is handed to a helper's ``sentence`` parameter; both branches of a conditional
+    sentence, the parts of one put together with ``+``."""
     import ast
 
     def texts(node):
@@ -329,16 +330,24 @@ def _engine_sentences():
             return texts(node.body) + texts(node.orelse)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             return [a + b for a in texts(node.left) for b in texts(node.right)]
-        return []  # a sentence handed in by the caller: checked where the caller writes it
+        return []  # a name: a helper's parameter, whose callers' sentences are read below
 
     found = []
     for path in sorted((ROOT / "games").glob("*.py")) + [ROOT / "companion" / "rooms.py"]:
-        for node in ast.walk(ast.parse(path.read_text())):
+        tree = ast.parse(path.read_text())
+        # where each function takes its sentence: require(condition, sentence), and helpers like it
+        takes = {"require": 1}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef):
+                names = [a.arg for a in node.args.args]
+                if "sentence" in names:
+                    takes[node.name] = names.index("sentence")
+        for node in ast.walk(tree):
             if not isinstance(node, ast.Call):
                 continue
             name = getattr(node.func, "id", getattr(node.func, "attr", None))
-            if name == "require" and len(node.args) == 2:
-                sentence = node.args[1]
+            if name in takes and len(node.args) > takes[name]:
+                sentence = node.args[takes[name]]
             elif name == "RuleError" and node.args:
                 sentence = node.args[0]
             else:
