@@ -73,10 +73,11 @@ def test_a_host_and_four_phones_play_a_rorschach_teams_round_to_the_reveal(serve
     lobby = host.inner_text("[data-teams]")
     assert "Black team · 2" in lobby and "White team · 2" in lobby
     host.get_by_role("button", name="Swap Ben with Cat").click()  # the host moves players
-    host.wait_for_selector("ul[data-team=black] >> text=Cat")
+    # The names, not the swap buttons (whose labels name the other team's players too).
+    host.wait_for_selector('ul[data-team=black] .grow:text-is("Cat")')
     shot(host, "rt-host-1-lobby")
     host.get_by_role("button", name="Swap Cat with Ben").click()
-    host.wait_for_selector("ul[data-team=black] >> text=Ben")
+    host.wait_for_selector('ul[data-team=black] .grow:text-is("Ben")')
 
     host.get_by_role("button", name="Start the game").click()
     host.wait_for_selector("[data-test-subject]")
