@@ -13,10 +13,9 @@ and prints requests/s, p50/p90/p99 latency, errors, the servers' CPU time per re
 that other processes on the machine took meanwhile, and each path's throughput as a ratio of the
 bare endpoint's, with PASS/FAIL against the targets: view >= 0.7, 304 >= 0.85, vote >= 0.5.
 
-The gunicorn settings are read from ``companion/cli.py`` itself (its ``main`` is run with gunicorn
-replaced by a stub that records the command line), so the real app is started by the real
-``companion`` console script and the bare app by gunicorn with that very command line, only the
-app module swapped. Everything listens on 127.0.0.1; every wrk run is bounded in time.
+The real app is started by the real ``companion`` command and the bare app by
+``bench/serve_bare.py``, which runs the command's own ``serve`` with the same arguments and so the
+same gunicorn settings (``companion/server/settings.py``), only the app module swapped. Everything listens on 127.0.0.1; every wrk run is bounded in time.
 
 The measurement is split into rounds (default 5 x 2 s per path, each after a 1 s warm-up), and
 every round measures the four paths in turn, so that slow drift of a shared machine hits all four
@@ -42,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import io
 import json
 import os
 import platform
@@ -62,8 +60,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 WRK_SCRIPT = Path(__file__).resolve().parent / "wrk" / "bench.lua"
-BARE_APP = "bench.bare_app:app"
-REAL_APP = "companion.wsgi:app"
 HOST = "127.0.0.1"
 
 TARGETS = {"view": 0.70, "304": 0.85, "vote": 0.50}
@@ -86,38 +82,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind((HOST, 0))
         return s.getsockname()[1]
-
-
-def companion_gunicorn_argv(port: int, workers: int, connections: int) -> list[str]:
-    """The gunicorn command line ``companion --host 127.0.0.1 --port P --workers W
-    --worker-connections C``
-    would run, read from companion/cli.py by running its main with gunicorn stubbed out."""
-    import gunicorn.app.wsgiapp as wsgiapp
-
-    from companion import cli
-
-    captured: list[str] = []
-
-    class Recorder:
-        def __init__(self, *args, **kwargs):
-            pass
-
-        def run(self):
-            captured.extend(sys.argv)
-
-    saved = sys.argv, wsgiapp.WSGIApplication, dict(os.environ)
-    wsgiapp.WSGIApplication = Recorder
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):
-            cli.main(["--host", HOST, "--port", str(port), "--workers", str(workers),
-                      "--worker-connections", str(connections)])
-    finally:
-        sys.argv, wsgiapp.WSGIApplication = saved[0], saved[1]
-        os.environ.clear()
-        os.environ.update(saved[2])
-    if REAL_APP not in captured:
-        raise SystemExit(f"companion/cli.py no longer runs gunicorn with {REAL_APP}: {captured!r}")
-    return captured
 
 
 class Server:
@@ -488,7 +452,8 @@ def report(results: dict[str, list[dict]], args) -> tuple[str, bool]:
 
 
 def main(argv=None) -> int:
-    from companion.cli import parse_args as companion_args
+    from companion.server.cli import parse_args as companion_args
+    from companion.server.settings import DEFAULT_WORKER_CONNECTIONS
 
     defaults = companion_args([])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -502,9 +467,9 @@ def main(argv=None) -> int:
                         help="rounds; each measures every path once, in turn (5)")
     parser.add_argument("--workers", type=int, default=defaults.workers,
                         help=f"gunicorn workers, both apps (companion's default: {defaults.workers})")
-    parser.add_argument("--worker-connections", type=int, default=defaults.worker_connections,
+    parser.add_argument("--worker-connections", type=int, default=DEFAULT_WORKER_CONNECTIONS,
                         help="connections per worker, both apps (companion's default: "
-                        f"{defaults.worker_connections})")
+                        f"{DEFAULT_WORKER_CONNECTIONS})")
     parser.add_argument("--balance", type=float, metavar="SHARE",
                         help="restart a run in which one gunicorn worker took more than this "
                         "share of the connections (default: halfway between an even spread and "
@@ -533,10 +498,10 @@ def main(argv=None) -> int:
            if not k.startswith("COMPANION_") and k != "DATABASE_URL"}
     db = args.db or str(work / "companion.sqlite3")
     real_port, bare_port = free_port(), free_port()
-    gunicorn_argv = companion_gunicorn_argv(bare_port, args.workers, args.worker_connections)
-    bare_command = [sys.executable, "-m", "gunicorn",
-                    *[BARE_APP if a == REAL_APP else a for a in gunicorn_argv[1:]]]
-    real_command = [sys.executable, "-m", "companion.cli", "--host", HOST, "--port", str(real_port),
+    bare_command = [sys.executable, str(ROOT / "bench" / "serve_bare.py"), "--host", HOST,
+                    "--port", str(bare_port), "--workers", str(args.workers),
+                    "--worker-connections", str(args.worker_connections)]
+    real_command = [sys.executable, "-m", "companion.server.cli", "--host", HOST, "--port", str(real_port),
                     "--instance", str(work / "instance"), "--db", db, "--workers", str(args.workers),
                     "--worker-connections", str(args.worker_connections)]
     real = Server("companion", real_command, f"http://{HOST}:{real_port}/", work / "companion.log", env)
@@ -544,7 +509,6 @@ def main(argv=None) -> int:
 
     print(f"machine: {machine()}")
     print(f"code: {code_version()}")
-    print(f"gunicorn (from companion/cli.py): {' '.join(gunicorn_argv[2:])}")
     print(f"real app:  {' '.join(real_command[1:])}")
     print(f"bare app:  {' '.join(bare_command[1:])}")
     print(f"load: wrk -t {args.wrk_threads} -c {args.connections}; {args.rounds} round(s) of "

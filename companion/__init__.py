@@ -9,6 +9,7 @@ from pathlib import Path
 from flask import Flask
 from flask.sessions import SecureCookieSessionInterface
 
+from .config import database_target, instance_folder
 from . import api, health, helper_pages, i18n, jsonio, openapi, pages, scoring
 from .direct import Direct
 from .polling import NotModified
@@ -51,12 +52,11 @@ class NoSessions(SecureCookieSessionInterface):
 
 def create_app(test_config: dict | None = None) -> Flask:
     """The app factory: configuration from the environment (or ``test_config``), then blueprints."""
-    instance = Path(os.environ.get("COMPANION_INSTANCE", Path.cwd() / "instance")).resolve()
+    instance = instance_folder()
     app = Flask(__name__, instance_path=str(instance), template_folder=_template_folder(),
                 static_folder=str(PACKAGE / "static"))
     app.config.from_mapping(
-        DATABASE=(os.environ.get("DATABASE_URL") or os.environ.get("COMPANION_DB")
-                  or str(instance / "companion.sqlite3")),
+        DATABASE=database_target(),
         POLL_MS=int(os.environ.get("COMPANION_POLL_MS", "800")),
         # How long a screen's poll may be held waiting for a change (long polling; 0: short polling).
         POLL_WAIT=int(os.environ.get("COMPANION_POLL_WAIT", "20")),

@@ -54,7 +54,7 @@ class Server:
 
     def _spawn(self, log, env) -> subprocess.Popen:
         return subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", "--host", "127.0.0.1", "--port", str(self.port),
+            [sys.executable, "-m", "companion.server.cli", "--host", "127.0.0.1", "--port", str(self.port),
              "--instance", str(self.instance), "--workers", str(self.workers)],
             stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
         )

@@ -1,18 +1,22 @@
-"""``companion``: start the table server with gunicorn and show phones where to find it."""
+"""``companion``: check what the server needs, start it with gunicorn, and show phones where to find it.
+
+What a new user most often gets wrong is said in one line before gunicorn starts, not in a
+traceback from a worker: a PostgreSQL URL without the driver installed, a port already taken, an
+instance folder that cannot be written, a database that cannot be opened (``preflight.py``).
+gunicorn's settings are those of ``settings.py``, which ``deploy/gunicorn.conf.py`` reads too.
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
-import resource
 import socket
 import sys
 
+from .preflight import Refusal, check_all
+from .settings import APP, bind_address, default_workers, gunicorn_settings, raise_open_files
+
 DEFAULT_PORT = 8000
-# gevent workers, one per core: a screen's long poll waits in a greenlet, not a thread (see
-# deploy/gunicorn.conf.py for how these numbers were chosen).
-WORKERS = min(8, os.cpu_count() or 1)
-WORKER_CONNECTIONS = 10000
 
 
 def lan_address() -> str:
@@ -35,22 +39,23 @@ def public_url(host: str, port: int) -> str:
 
 
 def parse_args(argv=None) -> argparse.Namespace:
+    workers = default_workers()
     parser = argparse.ArgumentParser(prog="companion", description="Run the Table Companion server.")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (default 8000)")
     parser.add_argument("--db", help="SQLite file or postgresql:// URL for the rooms "
                         "(default: instance/companion.sqlite3)")
     parser.add_argument("--instance", help="folder for the database and the secret key (default ./instance)")
-    parser.add_argument("--workers", type=int, default=WORKERS,
-                        help=f"gunicorn worker processes (default: one per core, {WORKERS} here)")
-    parser.add_argument("--worker-connections", type=int, default=WORKER_CONNECTIONS,
-                        help=f"open connections per worker (default {WORKER_CONNECTIONS}): every "
+    parser.add_argument("--workers", type=int, default=workers,
+                        help=f"gunicorn worker processes (default: one per core, {workers} here)")
+    parser.add_argument("--worker-connections", type=int,
+                        help="open connections per worker (default 10000): every "
                         "screen keeps one, waiting for its room to change")
     return parser.parse_args(argv)
 
 
-def main(argv=None) -> None:
-    args = parse_args(argv)
+def configure(args: argparse.Namespace) -> None:
+    """Put the command's choices where the app factory reads them: the environment."""
     if args.db and args.db.startswith(("postgresql://", "postgres://")):
         os.environ["DATABASE_URL"] = args.db
     elif args.db:
@@ -58,6 +63,39 @@ def main(argv=None) -> None:
         os.environ["COMPANION_DB"] = os.path.abspath(args.db)
     if args.instance:
         os.environ["COMPANION_INSTANCE"] = os.path.abspath(args.instance)
+
+
+def settings_for(args: argparse.Namespace) -> dict:
+    """gunicorn's settings: the shared ones, with this command's address and worker counts."""
+    return gunicorn_settings(bind=bind_address(args.host, args.port), workers=args.workers,
+                             worker_connections=args.worker_connections)
+
+
+def serve(settings: dict, app_uri: str = APP) -> None:
+    """Run gunicorn in this process with ``settings`` (by name) and the app at ``app_uri``."""
+    from gunicorn.app.base import BaseApplication
+    from gunicorn.util import import_app
+
+    class Server(BaseApplication):
+        def load_config(self):
+            for name, value in settings.items():
+                self.cfg.set(name, value)
+
+        def load(self):
+            return import_app(app_uri)
+
+    raise_open_files()  # every screen holds a connection open
+    Server().run()
+
+
+def main(argv=None) -> None:
+    args = parse_args(argv)
+    configure(args)
+    try:
+        check_all(args.host, args.port)
+    except Refusal as refusal:
+        print(f"companion: {refusal}", file=sys.stderr)
+        raise SystemExit(1) from None
     url = os.environ.setdefault("COMPANION_PUBLIC_URL", public_url(args.host, args.port))
 
     import segno
@@ -66,22 +104,7 @@ def main(argv=None) -> None:
     print("phones on the same Wi-Fi join by scanning the room's code, or this one:\n")
     segno.make(url, error="l").terminal(compact=True)
     print(f"\n  {url}\n", flush=True)
-
-    from gunicorn.app.wsgiapp import WSGIApplication
-
-    # Every screen holds a connection open: allow as many open files as the system lets us.
-    try:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
-    except (ValueError, OSError):
-        pass
-
-    sys.argv = [
-        "gunicorn", "companion.wsgi:app",
-        "--bind", f"[{args.host}]:{args.port}" if ":" in args.host else f"{args.host}:{args.port}",
-        "--workers", str(args.workers), "--worker-connections", str(args.worker_connections),
-        "--worker-class", "gevent", "--timeout", "30", "--graceful-timeout", "5", "--keep-alive", "75",
-    ]
-    WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]").run()
+    serve(settings_for(args))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Structured logs: one JSON object per line on stdout, for journald, Docker or any log shipper.
 
-Used by ``deploy/gunicorn.conf.py`` (``logconfig_dict = companion.logging.config()``), so the app's
+Used by gunicorn's settings (``companion/server/settings.py``), so the app's
 own loggers, gunicorn's error log and its access log all come out the same way. An access line has
 ``method``, ``path``, ``status``, ``ms`` and ``bytes`` as fields of its own; tokens never appear (they
 travel in headers, which are not logged, and the token in a host link's path is blanked).
@@ -53,7 +53,7 @@ def config(level: str = "INFO", access: bool = True) -> dict:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "formatters": {"json": {"()": "companion.logging.JsonFormatter"}},
+        "formatters": {"json": {"()": "companion.server.logs.JsonFormatter"}},
         "handlers": {"stdout": handler},
         "root": {"level": level, "handlers": ["stdout"]},
         "loggers": {
