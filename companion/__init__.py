@@ -9,12 +9,19 @@ from pathlib import Path
 from flask import Flask
 from flask.sessions import SecureCookieSessionInterface
 
-from .config import database_target, instance_folder
-from . import api, health, helper_pages, i18n, jsonio, openapi, pages, scoring
-from .direct import Direct
-from .polling import NotModified
-from .service import Rooms
-from .storage import open_store
+from companion.config import database_target, instance_folder
+from companion.web import api
+from companion.web import health
+from companion.scoresheet import pages as helper_pages
+from companion.web import i18n
+from companion import jsonio
+from companion.web import openapi
+from companion.web import pages
+from companion.scoresheet import scoring_api as scoring
+from companion.web.direct import Direct
+from companion.live.polling import NotModified
+from companion.rooms.service import Rooms
+from companion.storage import open_store
 
 PACKAGE = Path(__file__).resolve().parent
 

@@ -1,6 +1,6 @@
 """Pure rules engines, one module per game (see ``games.base`` for the contract)."""
 
-from games import dixit, doodles, inkling, rorschach, rorschach_teams
+from games import dixit, doodles, inkling, rorschach, rorschach_teams  # noqa
 
 GAMES = {
     dixit.NAME: dixit,

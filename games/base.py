@@ -1,43 +1,99 @@
-"""The contract every rules engine in ``games/`` follows.
+"""The contract every rules engine in ``games/`` follows, and the pieces they share.
 
-A game is a module (listed in ``games.GAMES``) that provides:
+A game is one module, listed in ``games.GAMES``, that satisfies :class:`Engine` (mypy checks it):
+its rules, its declared data and its scoring in one place. The companion reads everything it needs
+from the module; adding a game is adding ``games/<game>.py``, its decks in ``games/content/`` and its
+templates in ``templates/games/<game>/``.
 
-- ``NAME``, ``TITLE``: registry key and the name players know.
-- ``OPTIONS``: the room options with their defaults (a dict of plain JSON values).
-- ``normalize_options(options) -> dict``: fills defaults, checks values, raises ``RuleError``.
-- ``player_range(options) -> (min, max)``: how many seats the game takes with those options.
-- ``setup(players, options, seed) -> State``: players are ``Player`` in seating order (clockwise).
-  The seed is kept in the state; every later chance event derives its generator from it
-  (see ``rng_for``), so replaying a log deals exactly the same cards.
-- ``apply(state, actor, action, now) -> State``: ``actor`` is a seat number or ``HOST``;
-  ``action`` is a dict with a ``"type"``; ``now`` is the time in seconds (only timers use it).
-  Returns a new state, or raises one ``RuleError`` whose text is a sentence a player understands.
-  Repeating an action that is already in effect returns an equal state (the server then records
-  nothing).
-- ``view(state, viewer) -> dict``: the only way state leaves the engine. ``viewer`` is a seat
-  number, ``HOST`` or ``TABLE`` (``None``). The host and the table never see a secret before it is
-  revealed; a seat sees its own secrets and the public facts.
-- ``waiting_for(state) -> frozenset[int]``: the seats whose move the game is waiting for.
-- ``legal_actions(state, now) -> list[(actor, action)]``: a sample of legal moves (for the
-  contract test's random play; it need not list every legal move, but it is never empty until the
-  game is over, unless only the host can move).
-- scoring functions of plain data, shared by live play and the score-only helper.
-- optionally ``lobby_view(players, options) -> dict``: game facts the lobby shows before the
-  start (the teams a team game would start with).
+**Declared data** (pydantic models, see :class:`Declared`): the room options (``Options``), the moves
+(``ACTIONS``, one :class:`Action` model per move type) and the score-only requests (``SCORING``: the
+stateless API's request, the score sheet's options and one round as entered). One declaration has
+three uses: the engines and the boundary validate with it (unknown fields refused, booleans are not
+numbers, every size bounded), the OpenAPI document is generated from it, and the helper's forms read
+it. pydantic rather than msgspec: its validation errors are structured (a type, a location, the
+bound that was crossed), which is what turning them into a sentence a player understands in three
+languages needs, and its JSON Schema is the OpenAPI 3.1 dialect as it stands.
+
+**Live play**:
+
+- ``setup(players, options, seed) -> State``: ``players`` are :class:`Player` in seating order
+  (clockwise), ``options`` a mapping read with the game's ``Options`` model. The seed is kept in the
+  state; every later chance event derives its generator from it (:func:`rng_for`), so replaying a log
+  deals exactly the same cards.
+- ``apply(state, actor, action, now) -> State``: ``actor`` is a seat number or :data:`HOST`;
+  ``action`` is the move as JSON data (a mapping with a ``"type"``), read with ``ACTIONS``
+  (:meth:`Actions.dispatch`); ``now`` is the time in seconds (only timers use it). Returns a new state
+  (frozen dataclasses; the input is never changed), or raises one :class:`RuleError`. Repeating a
+  move already in effect returns an equal state (the server then records nothing).
+- ``view(state, viewer) -> dict``: the only way state leaves the engine, built by :func:`envelope`.
+  ``viewer`` is a seat number, :data:`HOST` or :data:`TABLE` (``None``). The host and the table never
+  see a secret before it is revealed; a seat sees its own secrets and the public facts. Every answer
+  obeys the same rule, refusals included: a refusal's wording never depends on another seat's secret.
+- ``waiting_for(state)``: the seats whose move the game waits for.
+- ``legal_actions(state, now)``: a sample of legal moves (for the contract test's random play; never
+  empty until the game is over).
+- ``REVEAL_PHASES``: the phases in which the secrets of the round just played are public (the
+  contract test's secrecy check compares views outside them).
+
+State is indexed by seat everywhere; phases are a :class:`enum.StrEnum` per game, on ``state.phase``.
+
+**Scoring**: small pure functions that return a :class:`Score` (points *and why*: a
+:class:`Reason` per rule applied and player), and one ``standings(table, rounds)`` that gives
+:class:`Standings` (totals, whether the game is over, the winners and ranking, the tie-break that
+decided, the next round's defaults). Live play and the score-only helper call the same functions,
+so each rule has one implementation.
+
+**Refusals** are ``RuleError(msgid, **params)``: ``msgid`` is an English sentence with ``%(name)s``
+placeholders, extracted by Babel from ``games/`` (keywords ``require:2``, ``RuleError:1``, ``N_``),
+and the companion says ``gettext(msgid) % params`` in the request's language. A parameter that is
+itself a word to translate (a team's colour) is a :class:`Word`.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Any
+import typing
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Callable, ClassVar, Iterable, Literal, Mapping, Protocol, Sequence
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, TypeAdapter, ValidationError
 
 HOST = "host"
 TABLE = None
 
+Actor = int | str  # a seat number, or HOST
+Viewer = int | str | None  # a seat number, HOST, or TABLE (None)
+
+
+# --- refusals -----------------------------------------------------------------------------------
+
+
+def N_(msgid: str) -> str:
+    """Marks a sentence for Babel's extraction where it is not an argument of ``require``."""
+    return msgid
+
+
+class Word(str):
+    """A parameter of a sentence that is itself a word to translate (``Word(N_("black"))``)."""
+
 
 class RuleError(Exception):
-    """A move the rules do not allow; ``str(error)`` is a sentence for the player."""
+    """A move the rules do not allow. ``msgid`` is an English sentence with ``%(name)s``
+    placeholders, ``params`` their values; ``str(error)`` is the English sentence."""
+
+    def __init__(self, msgid: str, **params: Any):
+        self.msgid, self.params = msgid, params
+        super().__init__(msgid % params if params else msgid)
+
+
+def require(condition: object, msgid: str, **params: Any) -> None:
+    """Raise ``RuleError(msgid, **params)`` unless ``condition`` holds."""
+    if not condition:
+        raise RuleError(msgid, **params)
+
+
+# --- players and chance -------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -53,26 +109,18 @@ def rng_for(seed: int, *salt: Any) -> random.Random:
     return random.Random(f"{seed}:" + ":".join(str(s) for s in salt))
 
 
-def player_list(players) -> list[dict]:
-    """The public list of players as views give it (scores filled in by the caller)."""
-    return [{"seat": p.seat, "name": p.name} for p in players]
+def is_number(value: Any) -> bool:
+    """A whole number as JSON gives it (``true`` is not 1)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
-def seat_of(players, seat: int) -> Player:
+def seat_of(players: Sequence[Player], seat: Any) -> Player:
     """The player in ``seat``, or a RuleError when nobody sits there."""
-    for p in players:
-        if p.seat == seat:
-            return p
+    if is_number(seat):
+        for p in players:
+            if p.seat == seat:
+                return p
     raise RuleError("You are not seated in this game.")
-
-
-def check_names(players, title: str, least: int, most: int) -> list[str]:
-    """Players given by name (the score-only helper), or a RuleError saying what is wrong."""
-    require(isinstance(players, (list, tuple)) and all(isinstance(p, str) and p for p in players),
-            "The players must be a list of names in seating order.")
-    require(len(set(players)) == len(players), "Each player must have a different name.")
-    require(least <= len(players) <= most, f"{title} needs {least} to {most} players.")
-    return list(players)
 
 
 def evolve(record, **changes):
@@ -91,7 +139,455 @@ def evolve(record, **changes):
     return new
 
 
-def require(condition: bool, sentence: str) -> None:
-    """Raise ``RuleError(sentence)`` unless ``condition`` holds."""
-    if not condition:
-        raise RuleError(sentence)
+# --- declared data ------------------------------------------------------------------------------
+
+
+class Say:
+    """Field metadata: the sentence a player gets when that field's value is not what it must be
+    (``Annotated[int, Say(N_("Choose a position by its number."))]``); without it the sentence says
+    what the field must be."""
+
+    def __init__(self, msgid: str):
+        self.msgid = msgid
+
+
+class Declared(BaseModel):
+    """A declared shape of JSON data: unknown fields are refused and nothing changes it once read."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# Scalars as JSON gives them: no coercion ("3" is not 3, true is not 1, 3.0 is not 3), every number
+# within 64 bits, every text bounded.
+LIMIT = 2**53  # JSON numbers beyond this are not exact in every client; nothing at a table needs more
+Int = typing.Annotated[int, Strict(), Field(ge=-LIMIT, le=LIMIT)]
+Count = typing.Annotated[int, Strict(), Field(ge=0, le=LIMIT)]
+Bool = typing.Annotated[bool, Strict()]
+Seat = typing.Annotated[int, Strict(), Field(ge=0, le=LIMIT)]
+NAME_CHARS = 24  # the most characters of a player's name (the lobby's limit, with room for wide ones)
+MAX_PLAYERS = 16  # no game here seats more; every list of players is bounded by it
+
+
+def Text(max_length: int, min_length: int = 0):  # noqa: N802 - a type, written like one
+    """A JSON string of at most ``max_length`` characters."""
+    return typing.Annotated[str, Strict(), Field(min_length=min_length, max_length=max_length)]
+
+
+Name = Text(4 * NAME_CHARS, 1)  # a player's name as the score-only requests give it
+
+
+def _exactly(value: Any) -> Any:
+    # A Literal of numbers would take 3.0 for 3 (they are equal); JSON's 3.0 is not a choice of 3.
+    if isinstance(value, (bool, float)):
+        raise ValueError("not one of the choices")
+    return value
+
+
+Exactly = BeforeValidator(_exactly)  # ``Annotated[Literal[3] | None, Exactly]``: no 3.0, no true
+
+
+class Action(Declared):
+    """One move a player or the host makes. Subclasses set ``type`` (a ``Literal``), ``by`` (who may
+    make it: ``"seat"``, ``"host"`` or ``"anyone"``), ``not_yours`` (the refusal for anyone else) and
+    ``secret`` (a seat's hidden choice: the contract test checks nobody else can learn it)."""
+
+    type: str
+    by: ClassVar[Literal["seat", "host", "anyone"]] = "seat"
+    not_yours: ClassVar[str] = "Only a player at the table can do that."
+    secret: ClassVar[bool] = False
+
+
+Handler = Callable[[Any, Any, Any, float], Any]  # (state, actor, the move read, now) -> state
+
+
+class Actions:
+    """A game's moves: their models, read from JSON data in one step (a discriminated union), and
+    the handler each one goes to. ``dispatch`` is the whole of an engine's ``apply``."""
+
+    def __init__(self, game_title: str, handlers: Mapping[type[Action], Handler]):
+        self.title = game_title
+        self.handlers = dict(handlers)
+        self.models: dict[str, type[Action]] = {}
+        for model in self.handlers:
+            kind = typing.get_args(model.model_fields["type"].annotation)
+            assert len(kind) == 1, f"{model.__name__}.type must be one Literal"
+            self.models[kind[0]] = model
+        union = typing.Union[tuple(self.models.values())]  # type: ignore[valid-type]
+        discriminated: Any = typing.Annotated[union, Field(discriminator="type")]
+        self.adapter: TypeAdapter = TypeAdapter(discriminated)
+
+    def read(self, raw: Any) -> Action:
+        """The move ``raw`` as its model, or the RuleError that says what is wrong with it."""
+        try:
+            return self.adapter.validate_python(raw)
+        except ValidationError as error:
+            raise self._refusal(error, raw) from None
+
+    def check_actor(self, action: Action, actor: Any, players: Iterable[Player]) -> None:
+        """Refuse the move when ``actor`` may not make it."""
+        kind = type(action)
+        if kind.by == "host":
+            require(actor == HOST, kind.not_yours)
+        elif kind.by == "seat":
+            require(actor != HOST, kind.not_yours)
+        if actor != HOST:
+            seat_of(list(players), actor)
+
+    def dispatch(self, state: Any, actor: Any, raw: Any, now: float) -> Any:
+        """Read ``raw``, check who makes it, and hand it to its handler."""
+        action = self.read(raw)
+        self.check_actor(action, actor, state.players)
+        return self.handlers[type(action)](state, actor, action, now)
+
+    def _refusal(self, error: ValidationError, raw: Any) -> RuleError:
+        first = error.errors(include_url=False)[0]
+        kind = first["type"]
+        if kind == "model_attributes_type" and not first["loc"]:
+            return RuleError("That is not a move in %(game)s.", game=self.title)
+        if kind == "union_tag_not_found":
+            return RuleError("That move doesn't say what it is.")
+        if kind == "union_tag_invalid":
+            tag = raw.get("type") if isinstance(raw, Mapping) else None
+            if not isinstance(tag, str):
+                return RuleError("That move doesn't say what it is.")
+            return RuleError('%(game)s has no move called "%(move)s".', game=self.title, move=tag[:40])
+        model = self.models.get(str(first["loc"][0])) if first["loc"] else None
+        return field_refusal(first, model, first["loc"][1:], what="move")
+
+
+def field_refusal(first: Mapping[str, Any], model: type[BaseModel] | None, loc: Sequence[Any],
+                  what: Literal["move", "option", "request"], game: str = "") -> RuleError:
+    """The sentence for one pydantic error at ``loc`` in ``model``: the field's own :class:`Say`
+    sentence if it has one, else what the field must be."""
+    kind = first["type"]
+    name = ".".join(str(part) for part in loc) or "?"
+    top = str(loc[0]) if loc else ""
+    if kind == "extra_forbidden":
+        if what == "option" and game:
+            return RuleError('%(game)s has no option called "%(field)s".', game=game, field=name[:40])
+        if what == "option":
+            return RuleError('There is no option called "%(field)s".', field=name[:40])
+        if what == "move":
+            return RuleError('A move of this kind has no "%(field)s".', field=name[:40])
+        return RuleError('This request has no field called "%(field)s".', field=name[:40])
+    if kind == "missing":
+        return RuleError('Say "%(field)s": it is needed here.', field=name)
+    info = model.model_fields.get(top) if model is not None else None
+    sentence = _say(info) if info is not None else None
+    if sentence:
+        return RuleError(sentence)
+    ctx = first.get("ctx") or {}
+    if kind in ("too_long", "string_too_long"):
+        return RuleError('"%(field)s" is too long: at most %(most)s.', field=name,
+                         most=ctx.get("max_length"))
+    if kind in ("too_short", "string_too_short"):
+        return RuleError('"%(field)s" is too short: at least %(least)s.', field=name,
+                         least=ctx.get("min_length"))
+    if kind in ("greater_than_equal", "greater_than"):
+        return RuleError('"%(field)s" must be at least %(least)s.', field=name,
+                         least=ctx.get("ge", ctx.get("gt")))
+    if kind in ("less_than_equal", "less_than"):
+        return RuleError('"%(field)s" must be at most %(most)s.', field=name,
+                         most=ctx.get("le", ctx.get("lt")))
+    if kind == "int_type":
+        return RuleError('"%(field)s" must be a whole number.', field=name)
+    if kind == "bool_type":
+        return RuleError('"%(field)s" is either true or false.', field=name)
+    if kind == "string_type":
+        return RuleError('"%(field)s" must be text.', field=name)
+    if kind == "literal_error":
+        return RuleError('"%(field)s" must be one of: %(choices)s.', field=name,
+                         choices=str(ctx.get("expected", "")).replace("'", '"'))
+    if kind in ("list_type", "tuple_type", "set_type"):
+        return RuleError('"%(field)s" must be a list.', field=name)
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return RuleError('"%(field)s" must be a set of named values.', field=name)
+    return RuleError('"%(field)s" is not a value this can take.', field=name)
+
+
+def _say(info: Any) -> str | None:
+    """The :class:`Say` sentence in a field's metadata or anywhere in its annotation."""
+    for item in info.metadata:
+        if isinstance(item, Say):
+            return item.msgid
+
+    def walk(annotation: Any) -> str | None:
+        for item in getattr(annotation, "__metadata__", ()):
+            if isinstance(item, Say):
+                return item.msgid
+        for arg in typing.get_args(annotation):
+            found = walk(arg)
+            if found:
+                return found
+        return None
+
+    return walk(info.annotation)
+
+
+def read_model(model: type[Declared], raw: Any, what: Literal["option", "request"],
+               not_a_mapping: str, game: str = "") -> Any:
+    """``raw`` read with ``model``, or the RuleError that says what is wrong with it."""
+    if raw is None:
+        raw = {}
+    require(isinstance(raw, Mapping), not_a_mapping)
+    try:
+        return model.model_validate(raw)
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        raise field_refusal(first, model, first["loc"], what, game) from None
+
+
+class GameOptions(Declared):
+    """A game's room options, every one with its default (subclassed by each game as ``Options``,
+    which names its game in ``game_title``)."""
+
+    game_title: ClassVar[str] = ""
+
+
+def read_options(model: type[GameOptions], raw: Any) -> Any:
+    """The room options ``raw`` (a mapping; missing ones take their defaults) read with ``model``."""
+    if isinstance(raw, model):
+        return raw
+    return read_model(model, raw, "option", "The options must be a set of named choices.", model.game_title)
+
+
+def normalize_options(model: type[GameOptions], raw: Any) -> dict:
+    """The room options ``raw`` with their defaults, as the plain JSON data a room keeps."""
+    return read_options(model, raw).model_dump()
+
+
+# --- what leaves the engine ---------------------------------------------------------------------
+
+ENVELOPE = ("game", "title", "phase", "players", "you", "can", "waiting_for", "winners")
+
+
+def envelope(*, game: str, title: str, phase: StrEnum, players: Sequence[Player],
+             scores: Mapping[int, int], viewer: Viewer, you: Mapping[str, Any] | None,
+             can: Iterable[str], waiting_for: Iterable[int], winners: Iterable[str] = (),
+             player_facts: Mapping[int, Mapping[str, Any]] | None = None,
+             **details: Any) -> dict:
+    """A view as every game gives it: the envelope (``game``, ``title``, ``phase``, ``players`` in
+    seating order with their ``score``, ``you`` for a seat (``None`` for the host and the table),
+    ``can`` (the moves the viewer may make now), ``waiting_for`` (seats), ``winners`` (names, empty
+    until the game is over)), then the game's own ``details``."""
+    facts = player_facts or {}
+    out: dict[str, Any] = {
+        "game": game,
+        "title": title,
+        "phase": phase.value,
+        "players": [{"seat": p.seat, "name": p.name, "score": scores.get(p.seat, 0), **facts.get(p.seat, {})}
+                    for p in players],
+        "you": None,
+        "can": sorted(set(can)),
+        "waiting_for": sorted(waiting_for),
+        "winners": list(winners),
+    }
+    if is_number(viewer):
+        me = seat_of(players, viewer)
+        out["you"] = {"seat": me.seat, "name": me.name, **(you or {})}
+    clash = set(details) & set(out)
+    assert not clash, f"a game's details may not replace the envelope's {sorted(clash)}"
+    out.update(details)
+    return out
+
+
+def moves_for(actions: Actions, viewer: Viewer, possible: Iterable[str]) -> list[str]:
+    """Of the move types ``possible`` now, those ``viewer`` may make (by who makes each)."""
+    out = []
+    for kind in possible:
+        by = actions.models[kind].by
+        if viewer == HOST and by in ("host", "anyone") or is_number(viewer) and by in ("seat", "anyone"):
+            out.append(kind)
+    return out
+
+
+# --- scoring ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why points were scored: the rule (a short name the pages explain), who scored, how many,
+    and the rule's own figures (``{"voters": ["Cleo"]}``)."""
+
+    rule: str
+    who: str
+    points: int
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict:
+        return {"rule": self.rule, "who": self.who, "points": self.points, **self.detail}
+
+
+@dataclass(frozen=True)
+class Score:
+    """A scored round (or, for a game scored at the end, the game): each side's points in seating
+    order, why (:class:`Reason`), and the round's other results (``facts``: the tokens taken, the
+    guesses matched), all keyed by name."""
+
+    points: Mapping[str, int]
+    reasons: tuple[Reason, ...] = ()
+    facts: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict:
+        return {"points": dict(self.points), "reasons": [r.as_json() for r in self.reasons],
+                **self.facts}
+
+
+@dataclass(frozen=True)
+class Rank:
+    """A place in the ranking: tied sides share it (``2. Ana 3 · 2. Dan 3``)."""
+
+    place: int
+    side: str
+    total: int
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """The rule that decided between sides level on points, and its figures (``{"Ben": 11, ...}``)."""
+
+    rule: str
+    figures: Mapping[str, int]
+    decided: bool  # False: the tie-break left them level too, so they share the win
+
+    def as_json(self) -> dict:
+        return {"rule": self.rule, "figures": dict(self.figures), "decided": self.decided}
+
+
+@dataclass(frozen=True)
+class Standings:
+    """Where a game stands after its scored rounds: totals per side (players, or teams), whether it
+    is over, the winners and the ranking, the tie-break if one was needed, and what the next round
+    starts with (``{"storyteller": "Ben"}``)."""
+
+    totals: Mapping[str, int]
+    over: bool
+    winners: tuple[str, ...]
+    ranking: tuple[Rank, ...]
+    tie_break: TieBreak | None = None
+    next: Mapping[str, Any] = field(default_factory=dict)
+    rounds_total: int | None = None  # how many rounds the game lasts, when its rules fix it
+
+    def as_json(self) -> dict:
+        return {"totals": dict(self.totals), "over": self.over, "winners": list(self.winners),
+                "ranking": [{"place": r.place, "side": r.side, "total": r.total} for r in self.ranking],
+                "tie_break": self.tie_break.as_json() if self.tie_break else None,
+                "next": dict(self.next), "rounds_total": self.rounds_total}
+
+
+def ranking(totals: Mapping[str, int], tie_break: Mapping[str, int] | None = None) -> tuple[Rank, ...]:
+    """The sides by total (then by ``tie_break``, higher first), in their given order among equals;
+    sides level on both share a place (standard competition ranking: 1, 2, 2, 4)."""
+    order = list(totals)
+    key = (lambda s: (-totals[s], -(tie_break or {}).get(s, 0), order.index(s)))
+    ranked = sorted(order, key=key)
+    out: list[Rank] = []
+    for i, side in enumerate(ranked):
+        level = out and totals[out[-1].side] == totals[side] and (
+            tie_break is None or tie_break.get(out[-1].side, 0) == tie_break.get(side, 0))
+        out.append(Rank(out[-1].place if level else i + 1, side, totals[side]))
+    return tuple(out)
+
+
+def sum_points(sides: Sequence[str], rounds: Iterable[Score]) -> dict[str, int]:
+    """Each side's total over ``rounds``, in the order of ``sides``."""
+    totals = {side: 0 for side in sides}
+    for score in rounds:
+        for side, points in score.points.items():
+            totals[side] += points
+    return totals
+
+
+@dataclass(frozen=True)
+class Table:
+    """Who plays, as the score-only helper and the scoring functions name them: players by name in
+    seating order, their teams (a team game), and the options."""
+
+    players: tuple[str, ...]
+    options: Any  # the game's ``Options`` (or its sheet options) model
+    teams: Mapping[str, str] | None = None
+
+
+class Scoring(Protocol):
+    """The score-only side of a game (``engine.SCORING``): the stateless scoring API's request and
+    answer, and the score sheet's options, rounds, end and form."""
+
+    @property
+    def Request(self) -> type[Declared]: ...  # noqa: N802 - POST /api/v1/score/<game>, in names
+
+    @property
+    def SheetOptions(self) -> type[Declared]: ...  # noqa: N802 - the options a score sheet takes
+
+    @property
+    def Round(self) -> type[Declared]: ...  # noqa: N802 - one round as a score sheet enters it
+
+    @property
+    def teams(self) -> tuple[str, ...] | None: ...  # the teams' names, for a game played in teams
+
+    @property
+    def single_entry(self) -> bool: ...  # the whole game is one entry (scored at the end)
+
+    def answer(self, request: Any) -> dict: ...
+
+    def table(self, players: Sequence[str], teams: Mapping[str, str] | None, options: Any) -> Table: ...
+
+    def score(self, table: Table, before: Sequence[Score], entry: Any) -> Score: ...
+
+    def standings(self, table: Table, rounds: Sequence[Score]) -> Standings: ...
+
+    def form(self, table: Table, standing: Standings) -> dict: ...
+
+
+class Engine(Protocol):
+    """What a game module provides (see the module docstring); ``games.GAMES`` is typed with it, so
+    mypy checks every registered module against it."""
+
+    @property
+    def NAME(self) -> str: ...  # noqa: N802 - the registry key, in URLs
+
+    @property
+    def TITLE(self) -> str: ...  # noqa: N802 - the name players know
+
+    @property
+    def Options(self) -> type[GameOptions]: ...  # noqa: N802
+
+    @property
+    def ACTIONS(self) -> Actions: ...  # noqa: N802
+
+    @property
+    def SCORING(self) -> Scoring: ...  # noqa: N802
+
+    @property
+    def REVEAL_PHASES(self) -> frozenset[str]: ...  # noqa: N802
+
+    def player_range(self, options: Any) -> tuple[int, int]: ...
+
+    def setup(self, players: Sequence[Player], options: Any, seed: int) -> Any: ...
+
+    def apply(self, state: Any, actor: Any, action: Any, now: float) -> Any: ...
+
+    def view(self, state: Any, viewer: Viewer) -> dict: ...
+
+    def waiting_for(self, state: Any) -> frozenset[int]: ...
+
+    def legal_actions(self, state: Any, now: float) -> list[tuple[Actor, dict]]: ...
+
+    def lobby_view(self, players: Sequence[Player], options: Any) -> dict: ...
+
+
+# --- kept while the engines move to the contract above (removed once none uses them) -----------
+
+
+def player_list(players) -> list[dict]:
+    """The public list of players as views give it (scores filled in by the caller)."""
+    return [{"seat": p.seat, "name": p.name} for p in players]
+
+
+def check_names(players, title: str, least: int, most: int) -> list[str]:
+    """Players given by name (the score-only helper), or a RuleError saying what is wrong."""
+    require(isinstance(players, (list, tuple)) and all(isinstance(p, str) and p for p in players),
+            "The players must be a list of names in seating order.")
+    require(len(set(players)) == len(players), "Each player must have a different name.")
+    require(least <= len(players) <= most, "%(game)s needs %(least)s to %(most)s players.",
+            game=title, least=least, most=most)
+    return list(players)

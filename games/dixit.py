@@ -17,7 +17,8 @@ The rules (rulebook: ``dixit-pl.txt``; ``dixit-en.txt`` is its translation):
 What the app tracks: the cards stay on the table, so the app only asks, once the cards are laid out,
 each player (the storyteller too) to claim the position of their own card, then collects the votes,
 reveals everything at once when the last vote arrives, and scores. Phases: ``claiming`` ->
-``voting`` -> ``revealed`` -> (the host's ``next_round``) ``claiming`` ... and finally ``over``.
+``voting`` -> ``revealed`` -> (the host's ``next_round``) ``claiming`` ... and finally ``over``;
+``settling`` between ``voting`` and ``revealed`` when two claims name one position (reading 8).
 
 Readings chosen where the rulebook leaves room:
 
@@ -42,8 +43,14 @@ Readings chosen where the rulebook leaves room:
    positions, may vote for neither, and scores the votes on both; 7 or 8 players hold 6 cards and
    lay one each. Each player votes once in every case.
 8. A claim may be changed until every claim is in (then voting opens by itself); a vote may be
-   changed until the last vote arrives (then the reveal happens by itself). Two seats cannot claim
-   the same position; the refusal does not say who holds it.
+   changed until the last vote arrives (then the reveal happens by itself). Claims never collide
+   while they are secret: two seats may claim one position, and nobody is told, because any
+   answer that depended on another seat's claim ("position 3 is taken") would let a player find
+   the storyteller's card by tapping each position in turn. Two claims of one position are shown
+   when the last vote is in, when every card is public anyway (phase ``settling``): the seats
+   involved look at the table again and claim once more (a claim may not fall on the position
+   that seat voted for, which is not their card), and the round is scored when no two claims
+   share a position. "Nobody votes for their own card" is checked against the voter's own claim.
 9. Secrecy: before the reveal the host, the table and the other seats learn only that a seat has
    claimed or voted, never which position; so views never list the free positions either.
 
@@ -55,49 +62,117 @@ names that the score-only helper calls too.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
-from enum import Enum
+from dataclasses import dataclass
+from enum import StrEnum
 from itertools import combinations
-from typing import Any, Mapping, Sequence
+from typing import Annotated, Any, Literal, Mapping, Sequence
 
-from games.base import HOST, TABLE, Player, RuleError, evolve, require, seat_of
+from pydantic import Field
+
+from games.base import (
+    HOST, LIMIT, MAX_PLAYERS, TABLE, Action, Actions, Bool, Declared, Exactly, GameOptions, Name, Player,
+    Reason, RuleError, Say, Score, Standings, Table, envelope, evolve, is_number, moves_for,
+    ranking, read_model, read_options, require, seat_of, sum_points,
+)
 
 NAME = "dixit"
 TITLE = "Dixit"
-OPTIONS = {"end_at_30": False, "bonus": "always", "bonus_cap": None, "extended_player_counts": False}
 
 DECK_SIZE = 84
 TARGET_SCORE = 30
-BONUS_RULES = ("always", "found_by_some")
-BONUS_CAPS = (None, 3)
 
 
-class Phase(Enum):
+class Phase(StrEnum):
     """Where the round stands."""
 
     CLAIMING = "claiming"
     VOTING = "voting"
+    SETTLING = "settling"  # the votes are in, and two claims name one position (reading 8)
     REVEALED = "revealed"
     OVER = "over"
 
 
-@dataclass(frozen=True)
-class Options:
-    """The room options, checked (see ``normalize_options``)."""
+REVEAL_PHASES = frozenset({Phase.SETTLING, Phase.REVEALED, Phase.OVER})
 
-    end_at_30: bool = False
-    bonus: str = "always"
-    bonus_cap: int | None = None
-    extended_player_counts: bool = False
+
+# --- declared data ----------------------------------------------------------------------------
+
+BonusRule = Annotated[Literal["always", "found_by_some"],
+                      Say('The vote bonus is either "always" or "found_by_some".')]
+BonusCap = Annotated[Literal[3] | None, Exactly, Say("The vote bonus cap is either none or 3.")]
+
+
+class Options(GameOptions):
+    """Dixit's room options."""
+
+    game_title = TITLE
+
+    end_at_30: Annotated[Bool, Say("Ending at 30 points is either on or off.")] = Field(
+        False, title="Also end when someone reaches 30 points")
+    bonus: BonusRule = Field("always", title="Points for votes on your card", json_schema_extra={
+        "labels": {"always": "In every round (as most editions print it)",
+                   "found_by_some": "Only when some but not all found the storyteller (literal Polish text)"}})
+    bonus_cap: BonusCap = Field(None, title="Most points for votes on one card", json_schema_extra={
+        "labels": {"null": "No limit", "3": "3 (Dixit Odyssey)"}})
+    extended_player_counts: Annotated[Bool, Say("Playing with 3, 7 or 8 players is either on or off.")] = Field(
+        False, title="Allow 3 players (two cards each) and 7–8 players")
+
+
+OPTIONS = Options().model_dump()  # the defaults
+
+
+# Bounded here by what JSON carries exactly; the engine says how many positions this table has.
+Position = Annotated[int, Field(strict=True, ge=1, le=LIMIT),
+                     Say("Choose a position by its number, counted from the left.")]
+
+
+class Claim(Action):
+    """Where your own card lies (both of them with three players), counted from the left."""
+
+    type: Literal["claim"]
+    position: Position | None = None
+    positions: Annotated[list[Position], Field(max_length=2),
+                         Say("Give the positions of your cards as numbers.")] | None = None
+    by = "seat"
+    not_yours = "Only a player at the table can say where their card is."
+    secret = True
+
+
+class Vote(Action):
+    """The position of the card you think is the storyteller's."""
+
+    type: Literal["vote"]
+    position: Position
+    by = "seat"
+    not_yours = "Only a player at the table can vote."
+    secret = True
+
+
+class NextRound(Action):
+    """After the reveal: the storyteller passes to the left."""
+
+    type: Literal["next_round"]
+    by = "host"
+    not_yours = "Only the host can start the next round."
+
+
+class SetStoryteller(Action):
+    """Another player tells the story this round (before anyone has claimed)."""
+
+    type: Literal["set_storyteller"]
+    seat: Annotated[int, Field(strict=True, ge=0), Say("Nobody sits in that seat.")]
+    by = "host"
+    not_yours = "Only the host can choose the storyteller."
 
 
 @dataclass(frozen=True)
 class RoundResult:
-    """A scored round: who told the story and what each seat scored (in seating order)."""
+    """A scored round: who told the story, what each seat scored (in seating order), and why."""
 
     round: int
     storyteller: int
     points: tuple[tuple[int, int], ...]
+    score: Score
 
 
 @dataclass(frozen=True)
@@ -116,38 +191,12 @@ class State:
     history: tuple[RoundResult, ...] = ()
 
 
-# --- options and the shape of the table -------------------------------------------------------
+# --- the shape of the table -------------------------------------------------------------------
 
 
-def normalize_options(options: Mapping[str, Any] | None = None) -> dict:
-    """The options with defaults filled in, or a RuleError naming what is wrong."""
-    if options is None:
-        options = {}
-    require(isinstance(options, Mapping), "The options must be a set of named choices.")
-    for key in options:
-        require(key in OPTIONS, f'Dixit has no option called "{key}".')
-    merged = {**OPTIONS, **options}
-    require(isinstance(merged["end_at_30"], bool), "Ending at 30 points is either on or off.")
-    require(
-        merged["bonus"] in BONUS_RULES,
-        'The vote bonus is either "always" or "found_by_some".',
-    )
-    require(_is_bonus_cap(merged["bonus_cap"]), "The vote bonus cap is either none or 3.")
-    require(
-        isinstance(merged["extended_player_counts"], bool),
-        "Playing with 3, 7 or 8 players is either on or off.",
-    )
-    return merged
-
-
-def _is_bonus_cap(value: Any) -> bool:
-    # bool is an int in Python and 3.0 == 3; only the JSON values null and 3 are meant.
-    return value is None or (type(value) is int and value in BONUS_CAPS)
-
-
-def player_range(options: Mapping[str, Any] | None = None) -> tuple[int, int]:
+def player_range(options: Any = None) -> tuple[int, int]:
     """How many players the game takes: 4 to 6 by the rulebook, 3 to 8 with the extended counts."""
-    return (3, 8) if normalize_options(options)["extended_player_counts"] else (4, 6)
+    return (3, 8) if read_options(Options, options).extended_player_counts else (4, 6)
 
 
 def hand_size(player_count: int) -> int:
@@ -177,19 +226,10 @@ def pile_after(player_count: int, rounds_played: int) -> int:
     return max(0, first_pile - rounds_played * cards_on_table(player_count))
 
 
-def game_ends(
-    player_count: int, rounds_played: int, totals: Mapping[str, int], end_at_30: bool = False
-) -> bool:
-    """Whether the game is over after ``rounds_played`` rounds with these running totals."""
-    if rounds_played >= rounds_total(player_count):
-        return True
-    return end_at_30 and max(totals.values(), default=0) >= TARGET_SCORE
-
-
-def winners(totals: Mapping[str, int]) -> list[str]:
-    """Everyone with the most points, in the order given (the rulebook has no tie-break)."""
-    best = max(totals.values(), default=0)
-    return [name for name, score in totals.items() if score == best]
+def next_storyteller(seating: Sequence, storyteller):
+    """The storyteller passes to the left: the next player in seating order (seats or names)."""
+    seating = list(seating)
+    return seating[(seating.index(storyteller) + 1) % len(seating)]
 
 
 # --- scoring ----------------------------------------------------------------------------------
@@ -202,306 +242,283 @@ def score_round(
     votes: Mapping[str, int],
     bonus: str = "always",
     bonus_cap: int | None = None,
-) -> dict[str, int]:
-    """Each player's points for one round, from where each card lay and who voted for which."""
-    require(bonus in BONUS_RULES, 'The vote bonus is either "always" or "found_by_some".')
-    require(_is_bonus_cap(bonus_cap), "The vote bonus cap is either none or 3.")
-    require(
-        isinstance(players, (list, tuple))
-        and all(isinstance(name, str) and name for name in players),
-        "The players must be a list of names.",
-    )
+) -> Score:
+    """Each player's points for one round, and why, from where each card lay and who voted for which."""
+    require(bonus in ("always", "found_by_some"), 'The vote bonus is either "always" or "found_by_some".')
+    require(bonus_cap is None or (is_number(bonus_cap) and bonus_cap == 3),
+            "The vote bonus cap is either none or 3.")
+    require(isinstance(players, (list, tuple)) and all(isinstance(name, str) and name for name in players),
+            "The players must be a list of names.")
     require(len(set(players)) == len(players), "Two players can't have the same name.")
     require(len(players) >= 3, "Dixit needs at least three players.")
-    require(
-        isinstance(storyteller, str) and storyteller in players,
-        "The storyteller must be one of the players.",
-    )
+    require(isinstance(storyteller, str) and storyteller in players,
+            "The storyteller must be one of the players.")
 
     count = cards_on_table(len(players))
     require(isinstance(cards, Mapping), "Say at which position each player's card lay.")
     for name in cards:
-        require(name in players, f"{name} is not playing in this game.")
+        require(name in players, "%(name)s is not playing in this game.", name=str(name)[:40])
     owner: dict[int, str] = {}
     for name in players:
-        require(name in cards, f"{name} has no card position.")
-        positions = cards[name] if isinstance(cards[name], (list, tuple)) else [cards[name]]
+        require(name in cards, "%(name)s has no card position.", name=name)
+        laid: Any = cards[name]
+        positions: list[Any] = list(laid) if isinstance(laid, (list, tuple)) else [laid]
         expected = cards_played(len(players), name == storyteller)
         if name == storyteller:
             require(len(positions) == expected, "The storyteller lays exactly one card.")
         elif expected == 2:
-            require(len(positions) == 2, f"With three players, {name} lays two cards.")
+            require(len(positions) == 2, "With three players, %(name)s lays two cards.", name=name)
         else:
-            require(len(positions) == 1, f"{name} lays exactly one card.")
+            require(len(positions) == 1, "%(name)s lays exactly one card.", name=name)
         for position in positions:
-            require(_is_number(position), "A card position is a whole number.")
-            require(
-                1 <= position <= count,
-                f"Position {position} is not on the table: the cards are numbered 1 to {count}.",
-            )
-            require(position not in owner, f"Two cards can't lie at position {position}.")
+            require(is_number(position), "A card position is a whole number.")
+            require(1 <= position <= count,
+                    "Position %(position)s is not on the table: the cards are numbered 1 to %(count)s.",
+                    position=position, count=count)
+            require(position not in owner, "Two cards can't lie at position %(position)s.", position=position)
             owner[position] = name
 
     require(isinstance(votes, Mapping), "Say which position each player voted for.")
     require(storyteller not in votes, "The storyteller doesn't vote.")
     for name in votes:
-        require(name in players, f"{name} is not playing in this game.")
+        require(name in players, "%(name)s is not playing in this game.", name=str(name)[:40])
     guessers = [name for name in players if name != storyteller]
     for name in guessers:
-        require(name in votes, f"{name} has not voted.")
+        require(name in votes, "%(name)s has not voted.", name=name)
         position = votes[name]
-        require(_is_number(position), "A vote is a card position, a whole number.")
-        require(
-            1 <= position <= count,
-            f"There is no card at position {position}: the cards are numbered 1 to {count}.",
-        )
-        require(owner[position] != name, f"{name} can't vote for their own card.")
+        require(is_number(position), "A vote is a card position, a whole number.")
+        require(1 <= position <= count,
+                "There is no card at position %(position)s: the cards are numbered 1 to %(count)s.",
+                position=position, count=count)
+        require(owner[position] != name, "%(name)s can't vote for their own card.", name=name)
 
     storyteller_card = next(pos for pos, name in owner.items() if name == storyteller)
     finders = [name for name in guessers if votes[name] == storyteller_card]
     everyone_or_nobody = len(finders) in (0, len(guessers))
-
-    points = {name: 0 for name in players}
+    reasons: list[Reason] = []
     if everyone_or_nobody:
-        for name in guessers:
-            points[name] = 2
+        rule = "nobody_found" if not finders else "everyone_found"
+        reasons.append(Reason(rule, storyteller, 0))
+        reasons.extend(Reason(rule, name, 2) for name in guessers)
     else:
-        points[storyteller] = 3
-        for name in finders:
-            points[name] = 3
+        reasons.append(Reason("found_by_some", storyteller, 3, {"finders": finders}))
+        reasons.extend(Reason("found_storyteller", name, 3) for name in finders)
     if bonus == "always" or not everyone_or_nobody:
         for name in guessers:
-            received = sum(1 for position in votes.values() if owner[position] == name)
-            points[name] += received if bonus_cap is None else min(received, bonus_cap)
-    return points
+            voters = [v for v in guessers if owner[votes[v]] == name]
+            if voters:
+                bonus_points = len(voters) if bonus_cap is None else min(len(voters), bonus_cap)
+                reasons.append(Reason("votes_on_card", name, bonus_points,
+                                      {"voters": voters, "capped": bonus_points < len(voters)}))
+    points = {name: 0 for name in players}
+    for reason in reasons:
+        points[reason.who] += reason.points
+    facts = {"storyteller": storyteller, "storyteller_position": storyteller_card, "found": finders}
+    return Score(points=points, reasons=tuple(reasons), facts=facts)
 
 
-def _is_number(value: Any) -> bool:
-    # JSON true would otherwise count as position 1.
-    return isinstance(value, int) and not isinstance(value, bool)
+def standings(table: Table, rounds: Sequence[Score]) -> Standings:
+    """Totals, the end (the refill that draws the last card, or 30 points if chosen) and the winners
+    (everyone with the most points: the rulebook has no tie-break), and the next storyteller."""
+    players = list(table.players)
+    totals = sum_points(players, rounds)
+    count = len(players)
+    over = bool(rounds) and (len(rounds) >= rounds_total(count) or (
+        table.options.end_at_30 and max(totals.values(), default=0) >= TARGET_SCORE))
+    best = max(totals.values(), default=0)
+    winners = tuple(name for name in players if totals[name] == best) if over else ()
+    last = rounds[-1].facts["storyteller"] if rounds else None
+    teller = players[0] if last is None else next_storyteller(players, last)
+    return Standings(totals=totals, over=over, winners=winners, ranking=ranking(totals),
+                     next={} if over else {"storyteller": teller}, rounds_total=rounds_total(count))
 
 
 # --- live play --------------------------------------------------------------------------------
 
 
-def setup(players: Sequence[Player], options: Mapping[str, Any] | None, seed: int) -> State:
+def setup(players: Sequence[Player], options: Any, seed: int) -> State:
     """A new game: the first seat tells the first story, nobody has claimed or voted."""
-    checked = Options(**normalize_options(options))
+    checked = read_options(Options, options)
     players = tuple(players)
-    low, high = player_range(asdict(checked))
-    require(
-        low <= len(players) <= high,
-        f"Dixit needs {low} to {high} players."
-        + ("" if checked.extended_player_counts else " Allow 3, 7 or 8 players in the options."),
-    )
+    low, high = player_range(checked)
+    if checked.extended_player_counts:
+        require(low <= len(players) <= high, "Dixit needs %(least)s to %(most)s players.", least=low, most=high)
+    require(low <= len(players) <= high,
+            "Dixit needs %(least)s to %(most)s players. Allow 3, 7 or 8 players in the options.",
+            least=low, most=high)
     require(len({p.seat for p in players}) == len(players), "Two players can't share a seat.")
     # Reveals and the scoring function speak in names, so names must tell players apart.
     require(len({p.name for p in players}) == len(players), "Two players can't have the same name.")
-    return State(
-        players=players,
-        options=checked,
-        seed=seed,
-        phase=Phase.CLAIMING,
-        round=1,
-        storyteller=players[0].seat,
-    )
+    return State(players=players, options=checked, seed=seed, phase=Phase.CLAIMING, round=1,
+                 storyteller=players[0].seat)
 
 
-def apply(state: State, actor: int | str, action: Mapping[str, Any], now: float = 0.0) -> State:
+def apply(state: State, actor: Any, action: Any, now: float = 0.0) -> State:
     """The state after ``actor`` makes ``action``, or a RuleError saying why it can't."""
-    require(isinstance(action, Mapping), "That is not a move in Dixit.")
-    kind = action.get("type")
-    if kind == "claim":
-        require(actor != HOST, "Only a player at the table can say where their card is.")
-        return _claim(state, _seat(state, actor), action)
-    if kind == "vote":
-        require(actor != HOST, "Only a player at the table can vote.")
-        return _vote(state, _seat(state, actor), action)
-    if kind == "next_round":
-        require(actor == HOST, "Only the host can start the next round.")
-        return _next_round(state)
-    if kind == "set_storyteller":
-        require(actor == HOST, "Only the host can choose the storyteller.")
-        return _set_storyteller(state, action)
-    if kind is None:
-        raise RuleError("That move doesn't say what it is.")
-    raise RuleError(f'Dixit has no move called "{kind}".')
+    return ACTIONS.dispatch(state, actor, action, now)
 
 
-def _seat(state: State, actor: Any) -> int:
-    # seat_of compares with ==, and True == 1 would let a JSON true act for seat 1.
-    require(_is_number(actor), "You are not seated in this game.")
-    return seat_of(state.players, actor).seat
-
-
-def _claim(state: State, seat: int, action: Mapping[str, Any]) -> State:
+def _claim(state: State, seat: int, action: Claim, now: float) -> State:
     require(state.phase is not Phase.OVER, "The game is over.")
-    require(
-        state.phase is not Phase.VOTING,
-        "Everyone has already said where their card is: it is time to vote.",
-    )
-    require(state.phase is Phase.CLAIMING, "This round is over: wait for the next one.")
+    require(state.phase is not Phase.VOTING, "Everyone has already said where their card is: it is time to vote.")
+    require(state.phase in (Phase.CLAIMING, Phase.SETTLING), "This round is over: wait for the next one.")
     count = len(state.players)
     table = cards_on_table(count)
-    if "positions" in action:
-        raw = action["positions"]
-        require(isinstance(raw, (list, tuple)), "Give the positions of your cards as numbers.")
+    if action.positions is not None:
+        raw = list(action.positions)
+    elif action.position is not None:
+        raw = [action.position]
     else:
-        require("position" in action, "Say at which position your card lies.")
-        raw = [action["position"]]
+        raise RuleError("Say at which position your card lies.")
     if cards_played(count, seat == state.storyteller) == 2:
         require(len(raw) == 2, "Say where both of your cards lie.")
     else:
         require(len(raw) == 1, "Say where your one card lies.")
-    positions = tuple(sorted(_position(value, table) for value in raw))
+    positions = tuple(sorted(_on_table(value, table) for value in raw))
     require(len(set(positions)) == len(positions), "Your two cards can't lie at the same position.")
-
     claims = dict(state.claims)
     if claims.get(seat) == positions:
         return state
-    for other, theirs in claims.items():
-        for position in positions:
-            # The sentence must not say whose card it is: that is the secret.
-            require(
-                other == seat or position not in theirs,
-                f"Someone else has already claimed position {position}.",
-            )
+    if state.phase is Phase.SETTLING:
+        # Everything is public now: only the seats whose claims collide claim again.
+        require(seat in _colliding(state), "Your card's position is settled: the others are checking theirs.")
+        require(dict(state.votes).get(seat) not in positions,
+                "You voted for the card at %(position)s, so it can't be yours: look again.",
+                position=dict(state.votes).get(seat))
     claims[seat] = positions
     state = evolve(state, claims=tuple(sorted(claims.items())))
+    if state.phase is Phase.SETTLING:
+        return _reveal(state) if not _colliding(state) else state
     if len(claims) == count:
         state = evolve(state, phase=Phase.VOTING)
     return state
 
 
-def _vote(state: State, seat: int, action: Mapping[str, Any]) -> State:
+def _vote(state: State, seat: int, action: Vote, now: float) -> State:
     require(state.phase is not Phase.OVER, "The game is over.")
     require(state.phase is not Phase.CLAIMING, "Wait until everyone has said where their card is.")
     require(state.phase is Phase.VOTING, "The votes of this round are already revealed.")
     require(seat != state.storyteller, "The storyteller doesn't vote.")
-    position = _position(action.get("position"), cards_on_table(len(state.players)))
+    position = _on_table(action.position, cards_on_table(len(state.players)))
     require(position not in dict(state.claims)[seat], "You can't vote for your own card.")
-
     votes = dict(state.votes)
     if votes.get(seat) == position:
         return state
     votes[seat] = position
     state = evolve(state, votes=tuple(sorted(votes.items())))
     if len(votes) == len(state.players) - 1:
-        return _reveal(state)
+        return _reveal(state) if not _colliding(state) else evolve(state, phase=Phase.SETTLING)
     return state
 
 
-def _position(value: Any, table: int) -> int:
-    require(_is_number(value), "Choose a position by its number, counted from the left.")
-    require(
-        1 <= value <= table,
-        f"There is no position {value}: the cards are numbered 1 to {table} from the left.",
-    )
+def _on_table(value: int, table: int) -> int:
+    require(value <= table, "There is no position %(position)s: the cards are numbered 1 to %(count)s from the left.",
+            position=value, count=table)
     return value
+
+
+def _colliding(state: State) -> set[int]:
+    """The seats whose claims share a position with another seat's."""
+    holders: dict[int, list[int]] = {}
+    for seat, positions in state.claims:
+        for position in positions:
+            holders.setdefault(position, []).append(seat)
+    return {seat for seats in holders.values() if len(seats) > 1 for seat in seats}
+
+
+def table_of(state: State) -> Table:
+    """The players by name, as the scoring functions see them."""
+    return Table(players=tuple(p.name for p in state.players), options=state.options)
 
 
 def _reveal(state: State) -> State:
     name = {p.seat: p.name for p in state.players}
-    cards = {
-        name[seat]: positions[0] if len(positions) == 1 else list(positions)
-        for seat, positions in state.claims
-    }
-    points = score_round(
-        [p.name for p in state.players],
-        name[state.storyteller],
-        cards,
-        {name[seat]: position for seat, position in state.votes},
-        bonus=state.options.bonus,
-        bonus_cap=state.options.bonus_cap,
-    )
-    result = RoundResult(
-        round=state.round,
-        storyteller=state.storyteller,
-        points=tuple((p.seat, points[p.name]) for p in state.players),
-    )
+    cards = {name[seat]: positions[0] if len(positions) == 1 else list(positions)
+             for seat, positions in state.claims}
+    score = score_round([p.name for p in state.players], name[state.storyteller], cards,
+                        {name[seat]: position for seat, position in state.votes},
+                        bonus=state.options.bonus, bonus_cap=state.options.bonus_cap)
+    result = RoundResult(round=state.round, storyteller=state.storyteller,
+                         points=tuple((p.seat, score.points[p.name]) for p in state.players), score=score)
     state = evolve(state, history=state.history + (result,), phase=Phase.REVEALED)
-    totals = {p.name: score for p, score in zip(state.players, _scores(state))}
-    if game_ends(len(state.players), len(state.history), totals, state.options.end_at_30):
+    if _standings(state).over:
         state = evolve(state, phase=Phase.OVER)
     return state
 
 
-def next_storyteller(seating: Sequence, storyteller):
-    """The storyteller passes to the left: the next player in seating order (seats or names)."""
-    seating = list(seating)
-    return seating[(seating.index(storyteller) + 1) % len(seating)]
+def _standings(state: State) -> Standings:
+    return standings(table_of(state), [r.score for r in state.history])
 
 
-def _next_round(state: State) -> State:
+def _next_round(state: State, actor: Any, action: NextRound, now: float) -> State:
     require(state.phase is not Phase.OVER, "The game is over.")
     require(state.phase is Phase.REVEALED, "Finish this round first: the votes are not all in.")
     following = next_storyteller([p.seat for p in state.players], state.storyteller)
-    return evolve(
-        state,
-        phase=Phase.CLAIMING,
-        round=state.round + 1,
-        storyteller=following,
-        claims=(),
-        votes=(),
-    )
+    return evolve(state, phase=Phase.CLAIMING, round=state.round + 1, storyteller=following,
+                  claims=(), votes=())
 
 
-def _set_storyteller(state: State, action: Mapping[str, Any]) -> State:
+def _set_storyteller(state: State, actor: Any, action: SetStoryteller, now: float) -> State:
     require(state.phase is not Phase.OVER, "The game is over.")
-    require(
-        state.phase is not Phase.REVEALED,
-        "Start the next round before choosing its storyteller.",
-    )
-    seat = action.get("seat")
-    require(
-        _is_number(seat) and any(p.seat == seat for p in state.players),
-        "Nobody sits in that seat.",
-    )
-    if seat == state.storyteller:
+    require(state.phase not in (Phase.REVEALED, Phase.SETTLING),
+            "Start the next round before choosing its storyteller.")
+    require(any(p.seat == action.seat for p in state.players), "Nobody sits in that seat.")
+    if action.seat == state.storyteller:
         return state
-    require(
-        not state.claims,
-        "The storyteller can't change once someone has said where their card is.",
-    )
-    return evolve(state, storyteller=seat)
+    require(not state.claims, "The storyteller can't change once someone has said where their card is.")
+    return evolve(state, storyteller=action.seat)
+
+
+ACTIONS = Actions(TITLE, {Claim: _claim, Vote: _vote, NextRound: _next_round, SetStoryteller: _set_storyteller})
 
 
 # --- what leaves the engine -------------------------------------------------------------------
 
 
 def waiting_for(state: State) -> frozenset[int]:
-    """The seats still to claim (everyone) or to vote (everyone but the storyteller)."""
+    """The seats still to claim (everyone), to vote (everyone but the storyteller), or to claim
+    again (the seats whose claims collide)."""
     if state.phase is Phase.CLAIMING:
         done = {seat for seat, _ in state.claims}
         return frozenset(p.seat for p in state.players if p.seat not in done)
     if state.phase is Phase.VOTING:
         done = {seat for seat, _ in state.votes}
-        return frozenset(
-            p.seat for p in state.players if p.seat != state.storyteller and p.seat not in done
-        )
+        return frozenset(p.seat for p in state.players if p.seat != state.storyteller and p.seat not in done)
+    if state.phase is Phase.SETTLING:
+        return frozenset(_colliding(state))
     return frozenset()
 
 
-def _scores(state: State) -> list[int]:
-    """Each player's total in seating order: the sum of the scored rounds."""
-    totals = {p.seat: 0 for p in state.players}
-    for result in state.history:
-        for seat, points in result.points:
-            totals[seat] += points
-    return [totals[p.seat] for p in state.players]
+def _can(state: State, viewer: Any) -> list[str]:
+    phase = state.phase
+    possible = {
+        Phase.CLAIMING: ["claim"] + ([] if state.claims else ["set_storyteller"]),
+        Phase.VOTING: ["vote"] if viewer != state.storyteller else [],
+        Phase.SETTLING: ["claim"] if viewer in _colliding(state) else [],
+        Phase.REVEALED: ["next_round"],
+        Phase.OVER: [],
+    }[phase]
+    return moves_for(ACTIONS, viewer, possible)
 
 
-def view(state: State, viewer: int | str | None) -> dict:
+def view(state: State, viewer: Any) -> dict:
     """What ``viewer`` (a seat, HOST or TABLE) may see, as plain JSON data."""
     count = len(state.players)
     name = {p.seat: p.name for p in state.players}
     played = len(state.history)
     over = state.phase is Phase.OVER
-    scores = _scores(state)
-    out: dict[str, Any] = {
-        "game": NAME,
-        "title": TITLE,
-        "phase": state.phase.value,
+    standing = _standings(state)
+    you = None
+    if viewer is not TABLE and viewer != HOST:
+        seat = seat_of(state.players, viewer).seat
+        claim = dict(state.claims).get(seat)
+        you = {
+            "is_storyteller": seat == state.storyteller,
+            "cards_played": cards_played(count, seat == state.storyteller),
+            "claim": None if claim is None else claim[0] if len(claim) == 1 else list(claim),
+            "vote": dict(state.votes).get(seat),
+        }
+    details: dict[str, Any] = {
         "round": state.round,
         "rounds_total": rounds_total(count),
         "rounds_left": 0 if over else rounds_total(count) - played,
@@ -509,61 +526,67 @@ def view(state: State, viewer: int | str | None) -> dict:
         "hand_size": hand_size(count),
         "cards_on_table": cards_on_table(count),
         "storyteller": {"seat": state.storyteller, "name": name[state.storyteller]},
-        "players": [
-            {"seat": p.seat, "name": p.name, "score": score}
-            for p, score in zip(state.players, scores)
-        ],
         # Only who has acted, in seat order, never what or when.
         "claimed": sorted(seat for seat, _ in state.claims),
         "voted": sorted(seat for seat, _ in state.votes),
-        "waiting_for": sorted(waiting_for(state)),
-        "options": dict(vars(state.options)),  # flat: no need for a deep asdict()
+        "options": state.options.model_dump(),
         "history": [
-            {
-                "round": result.round,
-                "storyteller": name[result.storyteller],
-                "points": {name[seat]: points for seat, points in result.points},
-            }
+            {"round": result.round, "storyteller": name[result.storyteller],
+             "points": {name[seat]: points for seat, points in result.points}}
             for result in state.history
         ],
+        "standings": standing.as_json(),
     }
-    if viewer is not TABLE and viewer != HOST:
-        seat = _seat(state, viewer)
-        claim = dict(state.claims).get(seat)
-        out["you"] = {
-            "seat": seat,
-            "name": name[seat],
-            "is_storyteller": seat == state.storyteller,
-            "cards_played": cards_played(count, seat == state.storyteller),
-            "claim": None if claim is None else claim[0] if len(claim) == 1 else list(claim),
-            "vote": dict(state.votes).get(seat),
-        }
+    if state.phase is Phase.SETTLING:
+        details["settling"] = _settling_view(state, name)
     if state.phase in (Phase.REVEALED, Phase.OVER):
-        out["reveal"] = _reveal_view(state, name)
-    if over:
-        out["winners"] = winners({p.name: score for p, score in zip(state.players, scores)})
-    return out
+        details["reveal"] = _reveal_view(state, name)
+    by_name = {p.name: p.seat for p in state.players}
+    return envelope(game=NAME, title=TITLE, phase=state.phase, players=state.players,
+                    scores={by_name[n]: t for n, t in standing.totals.items()}, viewer=viewer, you=you,
+                    can=_can(state, viewer), waiting_for=waiting_for(state),
+                    winners=standing.winners if over else (), **details)
+
+
+def _settling_view(state: State, name: Mapping[int, str]) -> dict:
+    """Every claim and vote, now public, and the positions two seats claimed."""
+    votes = dict(state.votes)
+    claimed: dict[int, list[int]] = {}
+    for seat, positions in state.claims:
+        for position in positions:
+            claimed.setdefault(position, []).append(seat)
+    return {
+        "positions": [
+            {"position": position, "names": [name[s] for s in claimed.get(position, [])],
+             "voters": [p.name for p in state.players if votes.get(p.seat) == position]}
+            for position in range(1, cards_on_table(len(state.players)) + 1)
+        ],
+        "colliding": [name[s] for s in sorted(_colliding(state), key=[p.seat for p in state.players].index)],
+    }
 
 
 def _reveal_view(state: State, name: Mapping[int, str]) -> dict:
     owner = {position: seat for seat, positions in state.claims for position in positions}
     votes = dict(state.votes)
     storyteller_card = dict(state.claims)[state.storyteller][0]
+    score = state.history[-1].score
     return {
         "storyteller_position": storyteller_card,
         "positions": [
-            {
-                "position": position,
-                "seat": owner[position],
-                "name": name[owner[position]],
-                "storyteller": owner[position] == state.storyteller,
-                "voters": [p.name for p in state.players if votes.get(p.seat) == position],
-            }
+            {"position": position, "seat": owner[position], "name": name[owner[position]],
+             "storyteller": owner[position] == state.storyteller,
+             "voters": [p.name for p in state.players if votes.get(p.seat) == position]}
             for position in sorted(owner)
         ],
         "found": [p.name for p in state.players if votes.get(p.seat) == storyteller_card],
         "points": {name[seat]: points for seat, points in state.history[-1].points},
+        "reasons": [r.as_json() for r in score.reasons],
     }
+
+
+def lobby_view(players: Sequence[Player], options: Any) -> dict:
+    """Nothing beyond the room's own lobby."""
+    return {}
 
 
 def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]]:
@@ -576,24 +599,20 @@ def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]
     table = range(1, cards_on_table(count) + 1)
     claims = dict(state.claims)
     moves: list[tuple[int | str, dict]] = []
-    if state.phase is Phase.CLAIMING:
-        holder = {position: seat for seat, positions in claims.items() for position in positions}
+    if state.phase in (Phase.CLAIMING, Phase.SETTLING):
+        votes = dict(state.votes)
+        colliding = _colliding(state)
         for p in state.players:
-            free = [k for k in table if holder.get(k, p.seat) == p.seat]
+            if state.phase is Phase.SETTLING and p.seat not in colliding:
+                continue
+            free = [k for k in table if k != votes.get(p.seat)]
             for positions in combinations(free, cards_played(count, p.seat == state.storyteller)):
                 if claims.get(p.seat) != positions:
-                    claim = (
-                        {"position": positions[0]}
-                        if len(positions) == 1
-                        else {"positions": list(positions)}
-                    )
+                    claim = {"position": positions[0]} if len(positions) == 1 else {"positions": list(positions)}
                     moves.append((p.seat, {"type": "claim", **claim}))
-        if not claims:
-            moves.extend(
-                (HOST, {"type": "set_storyteller", "seat": p.seat})
-                for p in state.players
-                if p.seat != state.storyteller
-            )
+        if state.phase is Phase.CLAIMING and not claims:
+            moves.extend((HOST, {"type": "set_storyteller", "seat": p.seat})
+                         for p in state.players if p.seat != state.storyteller)
     else:
         votes = dict(state.votes)
         for p in state.players:
@@ -603,3 +622,84 @@ def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]
                 if k not in claims[p.seat] and votes.get(p.seat) != k:
                     moves.append((p.seat, {"type": "vote", "position": k}))
     return moves
+
+
+# --- the score-only helper and the scoring API -------------------------------------------------
+
+
+class ScoreRequest(Declared):
+    """``POST /api/v1/score/dixit``: one round in names."""
+
+    players: Annotated[list[Name], Field(min_length=3, max_length=8)]
+    storyteller: Name
+    cards: Annotated[dict[Name, Position | Annotated[list[Position], Field(max_length=2)]],
+                     Field(max_length=8)]
+    votes: Annotated[dict[Name, Position], Field(max_length=8)]
+    options: "ScoringOptions | None" = None
+
+
+class ScoringOptions(Declared):
+    """The options that change a round's points."""
+
+    bonus: BonusRule = "always"
+    bonus_cap: BonusCap = None
+
+
+class SheetOptions(Declared):
+    """A score sheet's options (it takes 3 to 8 players as they come)."""
+
+    end_at_30: Annotated[Bool, Say("Ending at 30 points is either on or off.")] = Field(
+        False, title="Also end when someone reaches 30 points")
+    bonus: BonusRule = Options.model_fields["bonus"].default
+    bonus_cap: BonusCap = None
+
+
+class RoundEntry(Declared):
+    """One round as the score sheet enters it."""
+
+    storyteller: Name
+    cards: Annotated[dict[Name, Position | Annotated[list[Position], Field(max_length=2)]],
+                     Field(max_length=MAX_PLAYERS)]
+    votes: Annotated[dict[Name, Position], Field(max_length=MAX_PLAYERS)]
+
+
+ScoreRequest.model_rebuild()
+
+
+class _Scoring:
+    """Dixit played with the box alone: each round entered, the game's own scoring and end."""
+
+    Request = ScoreRequest
+    SheetOptions = SheetOptions
+    Round = RoundEntry
+    teams = None
+    single_entry = False
+
+    def answer(self, request: ScoreRequest) -> dict:
+        options = request.options or ScoringOptions()
+        score = score_round(request.players, request.storyteller, request.cards, request.votes,
+                            bonus=options.bonus, bonus_cap=options.bonus_cap)
+        return score.as_json()
+
+    def table(self, players: Sequence[str], teams: Any, options: Any) -> Table:
+        require(not teams, "%(game)s is not played in teams.", game=TITLE)
+        require(3 <= len(players) <= 8, "%(game)s takes %(least)s to %(most)s players; %(count)s are listed.",
+                game=TITLE, least=3, most=8, count=len(players))
+        return Table(players=tuple(players),
+                     options=read_model(SheetOptions, options, "option", "The options must be a set of named choices."))
+
+    def score(self, table: Table, before: Sequence[Score], entry: RoundEntry) -> Score:
+        return score_round(list(table.players), entry.storyteller, entry.cards, entry.votes,
+                           bonus=table.options.bonus, bonus_cap=table.options.bonus_cap)
+
+    def standings(self, table: Table, rounds: Sequence[Score]) -> Standings:
+        return standings(table, rounds)
+
+    def form(self, table: Table, standing: Standings) -> dict:
+        """What the round form offers: the positions on the table, and who tells the story next."""
+        count = len(table.players)
+        return {"positions": list(range(1, cards_on_table(count) + 1)),
+                "two_cards": cards_played(count, False) == 2, **standing.next}
+
+
+SCORING = _Scoring()

@@ -309,7 +309,7 @@ def test_a_poll_for_an_unknown_room_is_not_answered_304(client):
 
 def test_a_room_code_drawn_again_after_the_clean_up_names_the_new_room(app, client, monkeypatch):
     rooms = app.extensions["rooms"]
-    monkeypatch.setattr("companion.service.secrets.choice", lambda alphabet: alphabet[0])
+    monkeypatch.setattr("companion.rooms.service.secrets.choice", lambda alphabet: alphabet[0])
     old = client.post("/api/v1/rooms", json={"game": "dixit"}).get_json()["code"]
     client.post(f"/api/v1/rooms/{old}/seats", json={"name": "Ann"})
     assert [p["name"] for p in client.get(f"/api/v1/rooms/{old}").get_json()["players"]] == ["Ann"]

@@ -1,4 +1,4 @@
-"""The room view and actions, answered in front of Flask (``companion/direct.py``): the same answers
+"""The room view and actions, answered in front of Flask (``companion/web/direct.py``): the same answers
 Flask would give, refusals through Flask's own error handlers, and Flask left out of the rest."""
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import dixit
-from games.base import HOST, TABLE, Player, RuleError
+from games.base import HOST, TABLE, Player, RuleError, normalize_options
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
 ANN, BOB, CID, DEE, EVE, FAY = range(6)
@@ -100,7 +100,7 @@ FOUR_CARDS = {"Ann": 1, "Bob": 2, "Cid": 3, "Dee": 4}
 
 
 def score(votes, cards=FOUR_CARDS, players=FOUR, storyteller="Ann", **options):
-    return dixit.score_round(players, storyteller, cards, votes, **options)
+    return dixit.score_round(players, storyteller, cards, votes, **options).points
 
 
 def test_storyteller_scores_nothing_when_everyone_finds_the_card():
@@ -295,7 +295,7 @@ def rounds(draw):
 @given(rounds())
 def test_scores_follow_the_rulebook_for_any_round(round_):
     players, teller, cards, votes = round_
-    points = dixit.score_round(players, teller, cards, votes)
+    points = dixit.score_round(players, teller, cards, votes).points
     teller_card = cards[teller]
     finders = [name for name, k in votes.items() if k == teller_card]
     if len(finders) in (0, len(votes)):
@@ -308,7 +308,7 @@ def test_scores_follow_the_rulebook_for_any_round(round_):
         own = cards[name] if isinstance(cards[name], list) else [cards[name]]
         received = sum(1 for k in votes.values() if k in own)
         assert points[name] == base[name] + received
-        capped = dixit.score_round(players, teller, cards, votes, bonus_cap=3)
+        capped = dixit.score_round(players, teller, cards, votes, bonus_cap=3).points
         assert capped[name] == base[name] + min(received, 3)
     # Every vote lands on the storyteller's card or earns its card's owner a point.
     assert sum(points[name] - base[name] for name in votes) == len(votes) - len(finders)
@@ -318,8 +318,8 @@ def test_scores_follow_the_rulebook_for_any_round(round_):
 
 
 def test_default_options_follow_the_printed_editions():
-    assert dixit.normalize_options({}) == dixit.OPTIONS
-    assert dixit.normalize_options(None) == {
+    assert normalize_options(dixit.Options, {}) == dixit.OPTIONS
+    assert normalize_options(dixit.Options, None) == {
         "end_at_30": False,
         "bonus": "always",
         "bonus_cap": None,
@@ -329,7 +329,7 @@ def test_default_options_follow_the_printed_editions():
 
 def test_options_keep_the_choices_made():
     chosen = {"end_at_30": True, "bonus": "found_by_some", "bonus_cap": 3}
-    assert dixit.normalize_options(chosen) == {**chosen, "extended_player_counts": False}
+    assert normalize_options(dixit.Options, chosen) == {**chosen, "extended_player_counts": False}
 
 
 @pytest.mark.parametrize(
@@ -345,7 +345,7 @@ def test_options_keep_the_choices_made():
 )
 def test_options_that_do_not_exist_are_refused_with_a_sentence(options, sentence):
     with pytest.raises(RuleError) as refused:
-        dixit.normalize_options(options)
+        normalize_options(dixit.Options, options)
     assert str(refused.value) == sentence
 
 
@@ -502,11 +502,57 @@ def test_every_player_including_the_storyteller_says_where_their_card_lies():
     assert (table["phase"], table["claimed"], table["waiting_for"]) == ("voting", [0, 1, 2, 3], [1, 2, 3])
 
 
-def test_two_players_cannot_claim_the_same_position():
-    state = claim(new_game(4), BOB, 2)
-    with pytest.raises(RuleError) as refused:
-        claim(state, CID, 2)
-    assert str(refused.value) == "Someone else has already claimed position 2."
+def test_two_players_may_claim_the_same_position_and_nobody_is_told():
+    # Issue 16: a refusal naming a taken position let a player find the storyteller's card.
+    state = claim(claim(new_game(4), BOB, 2), CID, 2)
+    assert dixit.view(state, CID)["you"]["claim"] == 2
+
+
+@pytest.mark.parametrize("position", [1, 2, 3, 4, 5])
+def test_the_answer_to_a_claim_is_the_same_wherever_another_seat_claimed(position):
+    """What Cid is answered, and then sees, does not depend on where Ann's card lies."""
+    outcomes = []
+    for anns in (1, 2, 3, 4):
+        start = claim(new_game(4), ANN, anns)
+        try:
+            after = claim(start, CID, position)
+        except RuleError as refused:
+            outcomes.append(("refused", str(refused)))
+        else:
+            outcomes.append(("claimed", {v: dixit.view(after, v) for v in (CID, BOB, HOST, TABLE)}))
+    assert all(outcome == outcomes[0] for outcome in outcomes)
+
+
+def collided():
+    """Bob and Cid both say their card lies at 2 (Cid's really lies at 3); the votes are in."""
+    state = claim_all(new_game(4), {ANN: 1, BOB: 2, CID: 2, DEE: 4})
+    return vote_all(state, {BOB: 1, CID: 1, DEE: 3})
+
+
+def test_two_claims_of_one_position_are_shown_once_the_votes_are_in():
+    state = collided()
+    table = dixit.view(state, TABLE)
+    assert table["phase"] == "settling" and table["waiting_for"] == [BOB, CID]
+    assert table["settling"]["colliding"] == ["Bob", "Cid"]
+    assert table["settling"]["positions"][1] == {"position": 2, "names": ["Bob", "Cid"], "voters": []}
+    assert dixit.view(state, CID)["can"] == ["claim"] and dixit.view(state, DEE)["can"] == []
+
+
+def test_the_seats_of_a_collision_claim_again_and_then_the_round_is_scored():
+    state = claim(collided(), CID, 3)
+    reveal = dixit.view(state, TABLE)["reveal"]
+    assert dixit.view(state, TABLE)["phase"] == "revealed"
+    assert reveal["points"] == {"Ann": 3, "Bob": 3, "Cid": 3 + 1, "Dee": 0}
+
+
+def test_only_the_seats_of_a_collision_claim_again():
+    with pytest.raises(RuleError, match="Your card's position is settled"):
+        claim(collided(), DEE, 3)
+
+
+def test_a_claim_that_settles_cannot_fall_on_the_card_that_seat_voted_for():
+    with pytest.raises(RuleError, match="You voted for the card at 1, so it can't be yours"):
+        claim(collided(), CID, 1)
 
 
 def test_a_claim_may_change_while_others_are_still_claiming():
@@ -560,10 +606,9 @@ def test_three_player_claims_must_name_the_right_number_of_cards(seat, where, se
         claim(new_game(3), seat, where)
 
 
-def test_three_player_claims_cannot_overlap():
-    state = claim(new_game(3), BOB, [2, 3])
-    with pytest.raises(RuleError, match="Someone else has already claimed position 3."):
-        claim(state, CID, [3, 4])
+def test_three_player_claims_may_overlap_until_the_votes_are_in():
+    state = claim(claim(new_game(3), BOB, [2, 3]), CID, [3, 4])
+    assert dixit.view(state, CID)["you"]["claim"] == [3, 4]
 
 
 # --- voting ("Poszukiwanie karty narratora") --------------------------------------------------
@@ -706,7 +751,6 @@ ILLEGAL = [
     (new_game, BOB, {"position": 1}, "That move doesn't say what it is."),
     (new_game, BOB, ["claim", 1], "That is not a move in Dixit."),
     (new_game, BOB, {"type": "claim"}, "Say at which position your card lies."),
-    (after_one_claim, CID, {"type": "claim", "position": 2}, "Someone else has already claimed"),
     (after_one_claim, CID, {"type": "claim", "position": 9}, "There is no position 9"),
     (after_one_claim, CID, {"type": "vote", "position": 1}, "Wait until everyone"),
     (after_one_claim, HOST, {"type": "set_storyteller", "seat": CID}, "can't change once"),
@@ -749,7 +793,7 @@ def test_views_are_plain_json_with_the_public_facts():
             "players", "cards_on_table", "claimed", "voted", "waiting_for", "options", "history",
         } <= shown.keys()
         assert shown["voted"] == [BOB, CID] and shown["waiting_for"] == [DEE]
-        assert ("you" in shown) == (viewer not in (TABLE, HOST))
+        assert (shown["you"] is not None) == (viewer not in (TABLE, HOST))
 
 
 def test_players_are_listed_in_seating_order():
@@ -858,7 +902,7 @@ def test_no_secret_leaks_at_any_point_of_a_random_game(players, seed):
                 one, other = chooser.sample(actions, 2)
                 first = dixit.apply(state, seat, one, 0.0)
                 second = dixit.apply(state, seat, other, 0.0)
-                if dixit.view(first, TABLE)["phase"] not in ("revealed", "over"):
+                if dixit.view(first, TABLE)["phase"] not in dixit.REVEAL_PHASES:
                     assert_same_for_everyone_but({seat}, first, second)
         state = dixit.apply(state, *chooser.choice(moves), 0.0)
 

@@ -30,7 +30,7 @@ def clock(app):
 @pytest.fixture
 def seeded(monkeypatch):
     """Start games with a chosen seed: ``seeded(n)`` before the host's "start"."""
-    import companion.service as service
+    import companion.rooms.service as service
 
     def use(seed):
         monkeypatch.setattr(service.secrets, "randbits", lambda bits: seed)

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from companion import sheets as sheetlib
+from companion.scoresheet import sheet as sheetlib
 
 FOUR = ["Ann", "Ben", "Cat", "Dan"]
 FIVE = ["Ann", "Ben", "Cat", "Dan", "Eve"]

@@ -13,7 +13,7 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from flask_babel import force_locale, ngettext
 
-from companion.i18n import rule_sentence
+from companion.web.i18n import rule_sentence
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "companion" / "translations"
@@ -333,7 +333,7 @@ def _engine_sentences():
         return []  # a name: a helper's parameter, whose callers' sentences are read below
 
     found = []
-    for path in sorted((ROOT / "games").glob("*.py")) + [ROOT / "companion" / "rooms.py"]:
+    for path in sorted((ROOT / "games").glob("*.py")) + [ROOT / "companion" / "rooms" / "room.py"]:
         tree = ast.parse(path.read_text())
         # where each function takes its sentence: require(condition, sentence), and helpers like it
         takes = {"require": 1}
@@ -357,7 +357,7 @@ def _engine_sentences():
 
 
 def test_every_sentence_an_engine_refuses_with_is_translated_or_left_in_english_for_a_reason():
-    from companion.rule_sentences import LEFT_IN_ENGLISH, PATTERNS, SENTENCES
+    from companion.web.rule_sentences import LEFT_IN_ENGLISH, PATTERNS, SENTENCES
 
     shapes = [re.sub(r"%\(\w+\)[sd]", "{}", msgid) for msgid in PATTERNS]
 
@@ -371,6 +371,6 @@ def test_every_sentence_an_engine_refuses_with_is_translated_or_left_in_english_
     assert len(sentences) > 300  # the walk found the engines' sentences
     untranslated = sorted({text for _, text in sentences
                            if not translated(text) and text not in LEFT_IN_ENGLISH})
-    assert untranslated == [], "add them to companion/rule_sentences.py and translate them"
+    assert untranslated == [], "add them to companion/web/rule_sentences.py and translate them"
     stale = set(LEFT_IN_ENGLISH) - {text for _, text in sentences}
     assert stale == set(), "no engine says these any more"

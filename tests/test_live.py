@@ -1,11 +1,11 @@
-"""Long polls (companion/live.py): a held poll wakes when its room changes, and only then."""
+"""Long polls (companion/live/changes.py): a held poll wakes when its room changes, and only then."""
 
 from __future__ import annotations
 
 import threading
 import time
 
-from companion.live import Changes
+from companion.live.changes import Changes
 
 
 class Store:

@@ -11,7 +11,9 @@ import re
 
 import pytest
 
-from companion import openapi, rooms, scoring
+from companion.web import openapi
+from companion.rooms import room as rooms
+from companion.scoresheet import scoring_api as scoring
 from games import GAMES
 
 KNOWN = {"$ref", "type", "enum", "const", "properties", "required", "additionalProperties", "items",

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from companion.rooms import NO_MOVES, Room
+from companion.rooms.room import NO_MOVES, Room
 from games.base import evolve
 
 

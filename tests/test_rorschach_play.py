@@ -18,7 +18,7 @@ FOUR = ("Ann", "Ben", "Cat", "Dan")
 @pytest.fixture
 def fixed_seed(monkeypatch):
     """Every game starts from the same seed, so two tables deal the same cards."""
-    monkeypatch.setattr("companion.service.secrets.randbits", lambda bits: 424242)
+    monkeypatch.setattr("companion.rooms.service.secrets.randbits", lambda bits: 424242)
 
 
 def pages_render(app, t, names):

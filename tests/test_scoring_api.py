@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from companion import scoring
+from companion.scoresheet import scoring_api as scoring
 
 FIVE = ["Ann", "Ben", "Cat", "Dan", "Eve"]
 FIVE_CARDS = {"Ann": 1, "Ben": 2, "Cat": 3, "Dan": 4, "Eve": 5}

@@ -178,7 +178,7 @@ def test_a_held_poll_of_a_room_that_stands_still_ends_with_304(server):
 
 
 def test_over_real_http_a_chunked_action_a_head_and_a_refusal_in_the_rooms_language(server):
-    """The view and actions are answered in front of Flask (companion/direct.py): through gunicorn,
+    """The view and actions are answered in front of Flask (companion/web/direct.py): through gunicorn,
     a body sent in chunks is read to its end, HEAD has the view's headers and no body, and a refusal
     still speaks the room's language."""
     t = Http(server.url)

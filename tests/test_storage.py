@@ -404,7 +404,7 @@ def test_readiness_fails_while_the_database_does_not_answer(tmp_path, monkeypatc
 def test_the_schema_is_versioned_and_a_second_start_changes_nothing(pg_url):
     import psycopg
 
-    from companion.store_pg import MIGRATIONS, PostgresStore
+    from companion.storage.postgres import MIGRATIONS, PostgresStore
 
     first, second = PostgresStore(pg_url), PostgresStore(pg_url)
     assert first.schema_version == second.schema_version == len(MIGRATIONS)
@@ -496,7 +496,7 @@ def test_workers_opening_a_new_sqlite_database_at_the_same_instant_all_start(tmp
 def test_a_leader_stopped_before_it_commits_hands_the_queue_on(tmp_path, monkeypatch):
     """The caller that commits for the others may be stopped (a worker shutting down kills its
     greenlets); the jobs queued behind it are still committed."""
-    from companion import cooperative
+    from companion.live import cooperative
 
     store = open_store(str(tmp_path / "rooms.sqlite3"))
     code = new_code()

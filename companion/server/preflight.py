@@ -14,8 +14,8 @@ import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from ..config import database_target, instance_folder
-from ..storage import is_postgres_url, open_store
+from companion.config import database_target, instance_folder
+from companion.storage import is_postgres_url, open_store
 
 
 class Refusal(Exception):

@@ -7,11 +7,11 @@ Everything comes from the environment (``COMPANION_BIND``, ``COMPANION_WORKERS``
 
 Why gevent workers, one per core (2 on a 2-core machine), 10,000 connections each: measured with
 loadtest/run.py and bench/run_bench.py (deploy/LOADTEST.md, deploy/BENCHMARK.md). Every screen at
-the table keeps one long poll open, waiting for its room to change (companion/live.py): 500 tables
+the table keeps one long poll open, waiting for its room to change (companion/live/changes.py): 500 tables
 are 3,500 open requests, and a phone that acts while its poll is held opens a second connection (as
 a browser does), so up to 7,000. With gevent a waiting request is a small greenlet; with threads it
 would hold a thread each. Every connection is a file descriptor: :func:`raise_open_files` lifts the
-soft limit on open files to the hard limit (systemd: ``LimitNOFILE`` in companion.service). A
+soft limit on open files to the hard limit (systemd: ``LimitNOFILE`` in companion.rooms.service). A
 request is mostly CPU under the GIL, so one process per core uses the cores, and fewer processes
 writing to one SQLite file means less waiting for each other's write lock and bigger group commits.
 With PostgreSQL each worker keeps a pool of at most ``COMPANION_PG_POOL`` connections (default 10)

@@ -13,9 +13,10 @@ from collections import OrderedDict
 from games import GAMES
 from games.base import HOST, RuleError, evolve
 
-from . import cooperative, rooms
-from .live import Changes
-from .store import StaleVersion
+from companion.live import cooperative
+from companion.rooms import room as rooms
+from companion.live.changes import Changes
+from companion.storage.sqlite import StaleVersion
 
 # Easy to read aloud and type: no 0/O, 1/I/L, 5/S, 2/Z.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRTUVWXY346789"

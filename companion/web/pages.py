@@ -19,11 +19,11 @@ from games.inkblots import inkblot_svg
 
 from flask_babel import get_locale, gettext
 
-from . import identity
-from .i18n import browser_language, rule_sentence
-from .api import join_url, no_room_sentence, normal_code
-from .rooms import new_token, token_hash
-from .service import NoSuchRoom
+from companion.web import identity
+from companion.web.i18n import browser_language, rule_sentence
+from companion.web.api import join_url, no_room_sentence, normal_code
+from companion.rooms.room import new_token, token_hash
+from companion.rooms.service import NoSuchRoom
 
 bp = Blueprint("pages", __name__)
 

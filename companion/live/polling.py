@@ -3,8 +3,8 @@
 Every screen polls its view or fragment with the ETag of what it shows (``"v<version>"``). While
 the room's version has not moved on, that poll is answered 304 from one indexed version lookup,
 without routing, identity or rendering. A poll that asks ``?wait=<seconds>`` is held until the room
-changes or the time is up (a long poll, see ``companion/live.py``; only under gevent workers). Anything
-else goes on to ``companion/direct.py`` and the Flask app, which set the same ETags on the full answers.
+changes or the time is up (a long poll, see ``companion/live/changes.py``; only under gevent workers). Anything
+else goes on to ``companion/web/direct.py`` and the Flask app, which set the same ETags on the full answers.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs
 
-from . import cooperative
-from .live import MAX_WAIT
+from companion.live import cooperative
+from companion.live.changes import MAX_WAIT
 
 POLLED = re.compile(r"^/(?:api/v1/rooms/(?P<api>[A-Za-z0-9]{1,12})|(?:host|p)/(?P<page>[A-Za-z0-9]{1,12})/live)$")
 

@@ -18,7 +18,7 @@ from flask import Blueprint, jsonify, request, url_for
 
 from games.base import RuleError, require
 
-from .i18n import rule_sentence
+from companion.web.i18n import rule_sentence
 
 bp = Blueprint("scoring", __name__, url_prefix="/api/v1/score")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import request
 from werkzeug.http import parse_cookie
 
-from .rooms import Room, token_hash
+from companion.rooms.room import Room, token_hash
 
 COOKIE_AGE = 60 * 60 * 24 * 2
 
@@ -26,7 +26,7 @@ def host_cookie(code: str) -> str:
 
 def presented_token(code: str, role_hint: str | None = None, environ: dict | None = None) -> str | None:
     """The credential a request carries for room ``code``, if any: the current Flask request's,
-    or that of the WSGI ``environ`` given (``companion/direct.py`` answers without Flask)."""
+    or that of the WSGI ``environ`` given (``companion/web/direct.py`` answers without Flask)."""
     if environ is None:
         environ = request.environ
     header = environ.get("HTTP_AUTHORIZATION", "")

@@ -36,7 +36,7 @@ import psycopg
 from psycopg.types.json import Json
 from psycopg_pool import ConnectionPool
 
-from .store import Entry
+from companion.storage.sqlite import Entry
 
 logger = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ def N_(message: str) -> str:
 
 
 SENTENCES = [
-    # the room and the lobby (companion/rooms.py, companion/service.py)
+    # the room and the lobby (companion/rooms/room.py, companion/rooms/service.py)
     N_("Please type your name."),
     N_("There is no such seat at this table."),
     N_("The host has closed this table."),
@@ -210,7 +210,7 @@ SENTENCES = [
     N_("There is no guess on that line."),
     N_("Give each player's clue card."),
     N_("Give each player's guessing score per neighbour."),
-    # The score-only helper (companion/sheets.py)
+    # The score-only helper (companion/scoresheet/sheet.py)
     N_("A round is a set of named values."),
     N_("Give each player one of the dice colours."),
     N_("Put each player in a team: black or white."),
@@ -334,7 +334,7 @@ PATTERNS = [
     N_("%(name)s's guessing scores are missing."),
     N_("%(name)s's guessing score for %(neighbour)s must be a whole number from 0 to %(most)s."),
     N_("%(guesser)s has more than %(count)s guesses for %(neighbour)s."),
-    # The score-only helper (companion/sheets.py)
+    # The score-only helper (companion/scoresheet/sheet.py)
     N_("Undo round %(number)s"),
     N_("Undo the correction of round %(number)s"),
     N_("%(game)s has no options on a score sheet."),

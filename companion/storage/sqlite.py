@@ -24,9 +24,9 @@ back-off (1, 2, 5, 10 … 100 ms), by a queue that wakes the next writer as soon
 **Changes.** Each write also gives the room a new ``stamp`` from one counter shared by all rooms
 (taken under the write lock, so stamps are committed in order). :meth:`SQLiteStore.changes_since`
 lists the rooms stamped after a given stamp: one indexed query tells a process which rooms other
-processes have changed (see ``companion/live.py``).
+processes have changed (see ``companion/live/changes.py``).
 
-Under gevent workers (``companion/cooperative.py``) the wait for another process's ``flock`` runs in a
+Under gevent workers (``companion/live/cooperative.py``) the wait for another process's ``flock`` runs in a
 native thread, so that a process serves its other requests meanwhile, and so does the checkpoint
 that copies the write-ahead log into the database (once a second at most, instead of inside the
 commit that happens to cross 1,000 pages). The commit itself stays on the process's thread: handed
@@ -44,7 +44,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple, TypeVar
 
-from . import cooperative, jsonio
+from companion.live import cooperative
+from companion import jsonio
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS rooms (

@@ -10,7 +10,7 @@ It lives in the same store as the rooms, under a code of its own and the kind ``
 - ``{"type": "undo"}``: takes back the last round or correction.
 
 The sheet is the replay of its log. Rounds keep only what was entered: their points come from the
-game's one scoring function in ``games/`` (through ``companion.scoring.score``, exactly what the
+game's one scoring function in ``games/`` (through ``companion.scoresheet.scoring_api.score``, exactly what the
 scoring API answers), so a correction of an early round recomputes every later total, and a
 correction that would make a later round impossible (or end the game before it) is refused with a
 sentence, like any round that cannot have happened. Nothing is recorded when a change is refused.
@@ -34,8 +34,8 @@ from flask_babel import gettext, ngettext
 
 from games.base import RuleError, require
 
-from . import scoring
-from .rooms import clean_name, new_token, token_hash
+from companion.scoresheet import scoring_api as scoring
+from companion.rooms.room import clean_name, new_token, token_hash
 
 KIND_PREFIX = "sheet:"
 CODE_ALPHABET = "abcdefghjkmnpqrtuvwxy346789"

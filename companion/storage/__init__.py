@@ -12,12 +12,12 @@ def open_store(target: str):
     """The store for ``target``: ``PostgresStore`` for a PostgreSQL URL, else ``SQLiteStore``."""
     if is_postgres_url(target):
         try:
-            from .store_pg import PostgresStore
+            from companion.storage.postgres import PostgresStore
         except ImportError as missing:  # pragma: no cover - depends on the install
             raise RuntimeError(
                 "A postgresql:// database needs psycopg: pip install 'table-companion[postgres]'"
             ) from missing
         return PostgresStore(target)
-    from .store import SQLiteStore
+    from companion.storage.sqlite import SQLiteStore
 
     return SQLiteStore(target)

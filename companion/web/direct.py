@@ -5,12 +5,12 @@ on, and every tap is a ``POST /api/v1/rooms/<code>/actions``. Flask's work aroun
 (a request context, routing, a response object, signals) cost more than the action itself: a vote
 took 0.40 ms of CPU through Flask and 0.24 ms without it (in one process, with the commit). So this
 WSGI layer answers the two straight from the environ, with the API's own functions
-(:func:`companion.api.room_view` and :func:`companion.api.act`), and leaves everything else to Flask.
+(:func:`companion.web.api.room_view` and :func:`companion.web.api.act`), and leaves everything else to Flask.
 
 Refusals go through Flask after all: the exception is handed to the app's error handlers inside a
 request context for the same request, so the answer is exactly the one Flask would give, in the
 request's language (which may be the room's), and a bug is logged and answered like any other.
-The rules for the two paths stay registered in ``companion/api.py``, for ``url_for`` and for the
+The rules for the two paths stay registered in ``companion/web/api.py``, for ``url_for`` and for the
 405 that other methods get.
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import sys
 
-from . import api
+from companion.web import api
 
 PATH = re.compile(r"^/api/v1/rooms/(?P<code>[^/]+)(?P<actions>/actions)?$")
 

@@ -18,11 +18,11 @@ from games.base import RuleError, require
 
 from flask_babel import gettext, lazy_gettext
 
-from . import identity
-from . import sheets as sheetlib
-from .i18n import rule_sentence
-from .rule_sentences import N_
-from .sheets import NoSuchSheet, Sheet, Sheets, StaleSheet
+from companion.web import identity
+from companion.scoresheet import sheet as sheetlib
+from companion.web.i18n import rule_sentence
+from companion.web.rule_sentences import N_
+from companion.scoresheet.sheet import NoSuchSheet, Sheet, Sheets, StaleSheet
 
 bp = Blueprint("helper", __name__, url_prefix="/score")
 

@@ -72,7 +72,7 @@ def _pattern(msgid: str) -> re.Pattern:
 
 
 def _patterns():
-    from .rule_sentences import PATTERNS
+    from companion.web.rule_sentences import PATTERNS
     return [(_pattern(m), m) for m in PATTERNS]
 
 

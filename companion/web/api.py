@@ -1,6 +1,6 @@
 """The JSON API, ``/api/v1``: what the pages' scripts and the tests use. See docs/API.md.
 
-The room view and actions are answered by ``companion/direct.py`` in front of Flask, with
+The room view and actions are answered by ``companion/web/direct.py`` in front of Flask, with
 :func:`room_view` and :func:`act` below; the other endpoints are Flask views."""
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from games.base import HOST, RuleError
 
 from flask_babel import gettext, lazy_gettext
 
-from . import identity, jsonio
-from .i18n import LANGUAGES, browser_language, rule_sentence
-from .polling import etag
-from .rooms import new_token, token_hash
-from .service import NoSuchRoom, NotSeated
-from .store import StaleVersion
+from companion.web import identity
+from companion import jsonio
+from companion.web.i18n import LANGUAGES, browser_language, rule_sentence
+from companion.live.polling import etag
+from companion.rooms.room import new_token, token_hash
+from companion.rooms.service import NoSuchRoom, NotSeated
+from companion.storage.sqlite import StaleVersion
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -122,7 +123,7 @@ def view_body(service, room, viewer) -> bytes:
 
 
 def view_headers(room) -> list[tuple[str, str]]:
-    """The headers of a view: its entity tag is the room's version (``companion/polling.py``)."""
+    """The headers of a view: its entity tag is the room's version (``companion/live/polling.py``)."""
     return [("Content-Type", "application/json"), ("ETag", etag(room.version)),
             ("Cache-Control", "private, no-cache")]
 
@@ -166,7 +167,7 @@ def join(code):
 
 
 # The two endpoints every phone and host screen calls again and again are answered by
-# companion/direct.py in front of Flask, with the functions below. Their rules stay here: they name
+# companion/web/direct.py in front of Flask, with the functions below. Their rules stay here: they name
 # the endpoints for url_for, send their errors to this blueprint's handlers (in the request's
 # language), and answer other methods with 405.
 bp.add_url_rule("/rooms/<code>", endpoint="room_view", methods=["GET"])

@@ -1,0 +1,208 @@
+"""How often a random hand of Inkling ink cards can spell a clue word, per language and value.
+
+For each language, the script deals random hands from that language's 108 ink cards
+(``games/content/<lang>/inkling_ink.txt``) and counts, for every value 1, 2 and 3, the share of
+the clue words of that value (``inkling_clues.txt``) that the hand holds every letter of (a word
+needing two E's needs two E cards). Hands hold 8 cards (the deal) and 14 (the last round: 8 plus
+3 drawn after each of the first two rounds). It is a Monte Carlo estimate with a fixed seed, so
+two runs print the same table; ``--exact`` adds the exact figure (multivariate hypergeometric)
+next to it, and the ``en=`` column is each share as a ratio of English's.
+
+``--tune LANG`` searches the counts for LANG's ink deck that the file's header describes: start
+from the letters' frequencies in the clue words, then move one card at a time from one letter to
+another while that brings the language's exact 14-card shares closer to English's (the sum over
+the three values of the squared log-ratio), never below the cards the most demanding clue word
+needs of a letter. It prints the counts as ink-file lines.
+
+    .venv/bin/python bench/spellability.py [--hands 20000] [--seed 19] [--exact] [--tune pl]
+
+Not a test: ``tests/test_content_languages.py`` recomputes the shares with fewer hands and holds
+every language within a band of English's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+from collections import Counter
+from functools import lru_cache
+
+from games import content, inkling
+
+HAND_SIZES = (8, 14)
+VALUES = (1, 2, 3)
+FIELD = 5  # bits per letter in a packed count: 4 for the count (at most 15), 1 guard bit
+
+
+def clue_words(lang: str) -> dict[int, list[str]]:
+    """The clue words of each value, upper case as the ink cards are."""
+    words: dict[int, list[str]] = {v: [] for v in VALUES}
+    for card in inkling.clue_deck(lang):
+        for word, value in card:
+            words[value].append(word.upper())
+    return words
+
+
+def ink_counts(lang: str) -> Counter:
+    return Counter(inkling.ink_deck(lang))
+
+
+def monte_carlo(
+    words: dict[int, list[str]], counts: Counter, hand_size: int, hands: int, seed: int
+) -> dict[int, float]:
+    """The share of each value's words that a random hand spells, averaged over ``hands`` hands.
+
+    A hand and a word are packed into one integer each, FIELD bits per letter, so that "the hand
+    holds every letter the word needs" is one subtraction: with the guard bit of every field set
+    in the hand, no field of ``hand - word`` borrows from its neighbour, and a field's guard bit
+    survives exactly when the hand has at least as many of that letter as the word needs."""
+    letters = sorted(set(counts) | {c for ws in words.values() for w in ws for c in w})
+    place = {c: FIELD * i for i, c in enumerate(letters)}
+    guard = sum(1 << (place[c] + FIELD - 1) for c in letters)
+    cards = [1 << place[c] for c in sorted(counts) for _ in range(counts[c])]
+    packed = {v: [sum(k << place[c] for c, k in Counter(w).items()) for w in ws] for v, ws in words.items()}
+    assert hand_size < 1 << (FIELD - 1) and all(max(Counter(w).values()) < 1 << (FIELD - 1) for ws in words.values() for w in ws)
+    rng = random.Random(seed)
+    spelled = dict.fromkeys(VALUES, 0)
+    for _ in range(hands):
+        hand = sum(rng.sample(cards, hand_size)) | guard
+        for v, ws in packed.items():
+            spelled[v] += sum(1 for w in ws if (hand - w) & guard == guard)
+    return {v: spelled[v] / (hands * len(packed[v])) for v in VALUES}
+
+
+@lru_cache(maxsize=None)
+def _binomials(n: int, top: int) -> tuple[float, ...]:
+    return tuple(float(math.comb(n, k)) for k in range(top + 1))
+
+
+def word_probability(need: tuple[tuple[int, int], ...], total: int, hand_size: int) -> float:
+    """The chance that ``hand_size`` cards dealt from ``total`` hold, for each (cards of a letter
+    in the deck, cards the word needs of it) in ``need``, at least the cards the word needs."""
+    poly = [1.0] + [0.0] * hand_size  # ways to deal k cards from the word's letters, needs met
+    rest = total
+    for n, w in need:
+        rest -= n
+        if w > n:
+            return 0.0
+        b = _binomials(n, hand_size)
+        new = [0.0] * (hand_size + 1)
+        for i, p in enumerate(poly):
+            if p:
+                for k in range(w, min(n, hand_size - i) + 1):
+                    new[i + k] += p * b[k]
+        poly = new
+    b = _binomials(rest, hand_size)
+    ways = sum(p * b[hand_size - i] for i, p in enumerate(poly) if hand_size - i <= rest)
+    return ways / math.comb(total, hand_size)
+
+
+def exact(words: dict[int, list[str]], counts: Counter, hand_size: int) -> dict[int, float]:
+    """The exact share of each value's words that a random hand of ``hand_size`` spells."""
+    total = sum(counts.values())
+    shares = {}
+    for v, ws in words.items():
+        probs = [
+            word_probability(tuple((counts[c], k) for c, k in Counter(w).items()), total, hand_size)
+            for w in ws
+        ]
+        shares[v] = sum(probs) / len(probs)
+    return shares
+
+
+def frequency_counts(words: list[str], total: int = 108) -> Counter:
+    """Each letter's share of ``total`` cards is its share of the clue words' letters (largest
+    remainder), never below what the most demanding word needs of it."""
+    freq = Counter(c for w in words for c in w)
+    need = Counter()
+    for w in words:
+        for c, k in Counter(w).items():
+            need[c] = max(need[c], k)
+    letters = sum(freq.values())
+    quota = {c: total * freq[c] / letters for c in freq}
+    counts = Counter({c: max(need[c], int(quota[c])) for c in freq})
+    while sum(counts.values()) < total:
+        counts[max(counts, key=lambda c: (quota[c] - counts[c], freq[c]))] += 1
+    while sum(counts.values()) > total:
+        over = [c for c in counts if counts[c] > need[c]]
+        counts[min(over, key=lambda c: (quota[c] - counts[c], freq[c]))] -= 1
+    return counts
+
+
+def tune(lang: str, reference: str = "en", hand_size: int = 14, verbose: bool = True) -> Counter:
+    """The search described in the module docstring, from the frequency counts."""
+    words = clue_words(lang)
+    target = exact(clue_words(reference), ink_counts(reference), hand_size)
+    flat = [w for ws in words.values() for w in ws]
+    need = Counter()
+    for w in flat:
+        for c, k in Counter(w).items():
+            need[c] = max(need[c], k)
+    counts = frequency_counts(flat)
+
+    def cost(c: Counter) -> float:
+        shares = exact(words, c, hand_size)
+        return sum(math.log(shares[v] / target[v]) ** 2 for v in VALUES)
+
+    best = cost(counts)
+    while True:
+        moves = []
+        for a in counts:
+            if counts[a] <= need[a]:
+                continue
+            for b in counts:
+                if b != a:
+                    trial = counts.copy()
+                    trial[a] -= 1
+                    trial[b] += 1
+                    moves.append((cost(trial), a, b))
+        score, a, b = min(moves)
+        if score >= best:
+            return counts
+        counts[a] -= 1
+        counts[b] += 1
+        best = score
+        if verbose:
+            print(f"  {a} -> {b}: cost {score:.4f}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=20_000)
+    parser.add_argument("--seed", type=int, default=19)
+    parser.add_argument("--exact", action="store_true", help="also print the exact shares")
+    parser.add_argument("--tune", metavar="LANG", help="print tuned ink counts for LANG")
+    args = parser.parse_args(argv)
+    if args.tune:
+        counts = tune(args.tune)
+        order = [line.split()[0] for line in content.deck("inkling_ink", args.tune)]
+        for letter in [c for c in order if c in counts] + sorted(set(counts) - set(order)):
+            print(letter, counts[letter])
+        return 0
+    figures = {
+        (lang, h): monte_carlo(clue_words(lang), ink_counts(lang), h, args.hands, args.seed)
+        for lang in content.LANGUAGES
+        for h in HAND_SIZES
+    }
+    print(f"Share of clue words a random hand can spell ({args.hands} hands, seed {args.seed})")
+    head = f"{'lang':<5}{'hand':>5}{'words':>7}" + "".join(f"{'value ' + str(v):>22}" for v in VALUES)
+    print(head)
+    for (lang, h), shares in figures.items():
+        sizes = [len(ws) for ws in clue_words(lang).values()]
+        row = f"{lang:<5}{h:>5}{sum(sizes):>7}"
+        exact_shares = exact(clue_words(lang), ink_counts(lang), h) if args.exact else {}
+        for v in VALUES:
+            english = figures[("en", h)][v]
+            ratio = f"en={shares[v] / english:.2f}" if english else "en=-"
+            cell = f"{100 * shares[v]:.2f}%"
+            if args.exact:
+                cell += f" ({100 * exact_shares[v]:.2f})"
+            row += f"{cell + ' ' + ratio:>22}"
+        print(row)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
