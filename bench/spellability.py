@@ -33,6 +33,7 @@ from games import content, inkling
 
 HAND_SIZES = (8, 14)
 VALUES = (1, 2, 3)
+PENALTY = 0.01  # --tune: weight of a deck's distance from the letter frequencies
 FIELD = 5  # bits per letter in a packed count: 4 for the count (at most 15), 1 guard bit
 
 
@@ -78,6 +79,7 @@ def _binomials(n: int, top: int) -> tuple[float, ...]:
     return tuple(float(math.comb(n, k)) for k in range(top + 1))
 
 
+@lru_cache(maxsize=None)
 def word_probability(need: tuple[tuple[int, int], ...], total: int, hand_size: int) -> float:
     """The chance that ``hand_size`` cards dealt from ``total`` hold, for each (cards of a letter
     in the deck, cards the word needs of it) in ``need``, at least the cards the word needs."""
@@ -131,8 +133,12 @@ def frequency_counts(words: list[str], total: int = 108) -> Counter:
     return counts
 
 
-def tune(lang: str, reference: str = "en", hand_size: int = 14, verbose: bool = True) -> Counter:
-    """The search described in the module docstring, from the frequency counts."""
+def tune(lang: str, reference: str = "en", hand_size: int = 14, penalty: float = PENALTY) -> Counter:
+    """The search described in the module docstring: from the frequency counts, make the one-card
+    move (a card of one letter becomes a card of another) that lowers the cost most, until no
+    move lowers it. The cost is the sum over the values of the squared log-ratio of the language's
+    exact share to the reference's, plus ``penalty`` times the sum over the letters of
+    (count - frequency count)^2 / frequency count, which keeps the deck near the frequencies."""
     words = clue_words(lang)
     target = exact(clue_words(reference), ink_counts(reference), hand_size)
     flat = [w for ws in words.values() for w in ws]
@@ -140,32 +146,34 @@ def tune(lang: str, reference: str = "en", hand_size: int = 14, verbose: bool = 
     for w in flat:
         for c, k in Counter(w).items():
             need[c] = max(need[c], k)
-    counts = frequency_counts(flat)
+    start = frequency_counts(flat)
+    counts = start.copy()
 
     def cost(c: Counter) -> float:
         shares = exact(words, c, hand_size)
-        return sum(math.log(shares[v] / target[v]) ** 2 for v in VALUES)
+        drift = sum((c[k] - start[k]) ** 2 / start[k] for k in c)
+        return sum(math.log(shares[v] / target[v]) ** 2 for v in VALUES) + penalty * drift
 
     best = cost(counts)
     while True:
         moves = []
-        for a in counts:
+        for a in sorted(counts):
             if counts[a] <= need[a]:
                 continue
-            for b in counts:
+            for b in sorted(counts):
                 if b != a:
-                    trial = counts.copy()
-                    trial[a] -= 1
-                    trial[b] += 1
-                    moves.append((cost(trial), a, b))
+                    counts[a] -= 1
+                    counts[b] += 1
+                    moves.append((cost(counts), a, b))
+                    counts[a] += 1
+                    counts[b] -= 1
         score, a, b = min(moves)
         if score >= best:
             return counts
         counts[a] -= 1
         counts[b] += 1
         best = score
-        if verbose:
-            print(f"  {a} -> {b}: cost {score:.4f}", file=sys.stderr)
+        print(f"  {a} -> {b}: cost {score:.4f}", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:

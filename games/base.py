@@ -527,6 +527,9 @@ class Scoring(Protocol):
     @property
     def single_entry(self) -> bool: ...  # the whole game is one entry (scored at the end)
 
+    @property
+    def players(self) -> tuple[int, int]: ...  # the fewest and the most players a sheet takes
+
     def answer(self, request: Any) -> dict: ...
 
     def table(self, players: Sequence[str], teams: Mapping[str, str] | None, options: Any) -> Table: ...

@@ -674,6 +674,7 @@ class _Scoring:
     Round = RoundEntry
     teams = None
     single_entry = False
+    players = (3, 8)  # a sheet takes the extended counts as they come
 
     def answer(self, request: ScoreRequest) -> dict:
         options = request.options or ScoringOptions()
@@ -683,8 +684,9 @@ class _Scoring:
 
     def table(self, players: Sequence[str], teams: Any, options: Any) -> Table:
         require(not teams, "%(game)s is not played in teams.", game=TITLE)
-        require(3 <= len(players) <= 8, "%(game)s takes %(least)s to %(most)s players; %(count)s are listed.",
-                game=TITLE, least=3, most=8, count=len(players))
+        least, most = self.players
+        require(least <= len(players) <= most, "%(game)s takes %(least)s to %(most)s players; %(count)s are listed.",
+                game=TITLE, least=least, most=most, count=len(players))
         return Table(players=tuple(players),
                      options=read_model(SheetOptions, options, "option", "The options must be a set of named choices."))
 

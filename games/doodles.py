@@ -15,28 +15,45 @@ The rules (``shared/rulebooks/doodles.txt``), as this engine plays them:
 - After 8 rounds (the ``rounds`` option) the highest total wins; on a tie, the tied player with the
   most guessed doodles wins; players still tied share the win.
 
+Phases (``Phase``): ``subject`` (the card is on the table) -> ``doodle`` (the hourglass runs) ->
+``vote`` -> ``reveal`` (artist by artist) -> ``scores`` (the round is scored; the host starts the
+next one) ... and after the last round's last reveal ``over``.
+
 Readings chosen where the rulebook leaves room:
 
-- "Most guessed doodles" counts, over the whole game, how many times other players guessed your
-  word (the sum of the right votes your doodles received; the ``guessed`` count of each round),
-  not how many of your own votes were right.
-- The hourglass is a deadline kept in the state: ``start_timer`` sets it to ``now`` plus
-  ``timer_seconds``; the host may pause it (the remaining seconds are kept), resume it, or restart
-  it with a full hourglass. Doodles sent from phones are accepted only before the deadline
-  ("pencils down"); votes are accepted only once the time is up (the second phase begins when the
-  hourglass runs out), or once the host has called ``pencils_down`` (which also ends the doodling
-  early, for example when everyone has finished). There is no voting while the timer is paused.
-- Votes may be changed until the last vote is in; then they are locked and the reveal begins.
-- The host screen turns the tokens over, one artist per ``reveal``. The round's points count in
-  the running totals as each artist is revealed. After the last reveal the host starts the next
-  round; after the last reveal of the last round the game is over.
-- Physical subject cards: the host may type the card's three words (the phones then show the
-  word) or leave the card as numbers only (the phones show just the number). Virtual cards are
-  dealt by the app from ``games/content/<language>/doodles_subjects.txt``.
-- Doodling on the phone is an option; those doodles stay private until the doodling ends, then
-  everyone sees them side by side for the vote.
+1. The tie-break, "the player with the most guessed doodles wins", reads two ways; option
+   ``tie_break`` (room and score sheet) says which applies:
+   ``"doodles_guessed"`` (the default, as this app always played it): over the whole game, how
+   many times the other players guessed your word (the right votes your doodles received, the
+   ``guessed`` count of each round); ``"right_guesses"``: how many of your own votes were right
+   (the player who guessed most). The standings give the result as data (``TieBreak``: the rule,
+   each tied player's figure, and whether it decided); the pages word it. Players level on both
+   share the win, and the ranking orders by points, then by the same figure.
+2. The hourglass is a deadline kept in the state: ``start_timer`` sets it to ``now`` plus
+   ``timer_seconds``; the host may pause it (the remaining seconds are kept), resume it, or restart
+   it with a full hourglass. Doodles sent from phones are accepted only before the deadline
+   ("pencils down") and not while the hourglass is paused (the table has stopped, so has the
+   pencil); votes are accepted only once the time is up (the second phase begins when the
+   hourglass runs out), or once the host has called ``pencils_down`` (which also ends the
+   doodling early, for example when everyone has finished). There is no voting while the timer is
+   paused.
+3. Votes may be changed until the last vote is in; then they are locked and the reveal begins.
+4. The host screen turns the tokens over, one artist per ``reveal``. The round's points count in
+   the running totals as each artist is revealed. After the last reveal the host starts the next
+   round; after the last reveal of the last round the game is over (``standings`` says so: the
+   live game and the score sheet end by the same rule).
+5. Physical subject cards: the host may type the card's three words (the phones then show the
+   word) or leave the card as numbers only (the phones show just the number). Virtual cards are
+   dealt by the app from ``games/content/<language>/doodles_subjects.txt``.
+6. Doodling on the phone is an option; those doodles stay private until the doodling ends, then
+   everyone sees them side by side for the vote, as the sheets on a table are. So a doodle is not
+   a ``secret`` move in the contract's sense (its secret ends at pencils down, before the reveal);
+   the rules tests check it is hidden until then.
+7. The score sheet takes the live game's round counts (``Rounds``: 1 to 20, one declaration for
+   ``Options`` and the sheet's options) and the same tie-break option.
 
-Actions (``apply(state, actor, action, now)``; ``now`` in seconds, used by the timer):
+Actions (``apply(state, actor, action, now)``; ``now`` in seconds, used by the timer), one model
+each in ``ACTIONS``:
 
 - host ``start_timer``; ``pause_timer``; ``resume_timer``; ``restart_timer`` (a full hourglass;
   allowed until the first vote); ``pencils_down`` (ends the doodling now, or records that the time
@@ -44,45 +61,70 @@ Actions (``apply(state, actor, action, now)``; ``now`` in seconds, used by the t
   before the hourglass); ``reveal`` ``{"artist": seat}`` (the artist is optional; naming it makes a
   repeated tap harmless); ``next_round`` ``{"round": n}`` (``round`` optional, likewise).
 - a seat: ``doodle`` ``{"doodle": str}`` (drawing data, e.g. SVG path data, only with
-  ``doodle_on_phone``, before the deadline); ``vote`` ``{"artist": seat, "subject": 1 | 2 | 3}``.
+  ``doodle_on_phone``, before the deadline); ``vote`` ``{"artist": seat, "subject": 1 | 2 | 3}``
+  (secret).
 
 Secrecy: before an artist is revealed, only that artist sees their subject number and word, and
-only each voter sees their own votes; the host and table views show who has voted, never what.
+only each voter sees their own votes; the host and table views show who has voted (how many votes
+each has cast), never what. Every answer obeys the same rule (issue 16): no refusal's wording
+depends on another seat's token or vote. Checked move by move: a vote is refused for its own
+reasons (the voter's own doodle, the phase, the voter's own earlier vote once they are locked),
+the lock and the reveal follow from how many votes are in (public), "voting has begun" for the
+restart likewise, and nothing answers with another seat's number; the rules tests play every
+other seat's and the host's moves against two tables that differ only in one seat's token or
+vote and get the same answers. Nothing needed fixing here.
+
+Scoring is ``score_doodle`` (one doodle revealed) and ``score_round`` (a round by names), pure
+functions returning a ``Score`` with a ``Reason`` per vote and per artist: ``guessed_subject``
+(+1, the voter; ``artist``, ``vote``, ``subject``), ``wrong_guess`` (-1, the voter; the same),
+``doodle_guessed`` (+1 per guesser, the artist; ``subject``, ``guessers``) and ``nobody_guessed``
+(-2, the artist; ``subject``). ``standings`` gives the totals, the end, the winners and the
+tie-break from the scored rounds; live play and the score sheet (``SCORING``) call the same ones.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, replace
-from enum import Enum
+from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
-from typing import Any, Hashable, Mapping, Sequence
+from typing import Annotated, Any, Literal, Mapping, Sequence
+
+from pydantic import Field
 
 from games import content
-from games.base import HOST, TABLE, Player, RuleError, check_names, require, rng_for, seat_of
+from games.base import (
+    HOST, LIMIT, TABLE, Action, Actions, Bool, Declared, Exactly, GameOptions, Int, Name, Player, Reason,
+    RuleError, Say, Score, Standings, Table, TieBreak, envelope, evolve, is_number, moves_for,
+    read_model, read_options, require, rng_for, seat_of, sum_points,
+)
+from games.base import ranking as rank_sides
 
 NAME = "doodles"
 TITLE = "Doodles"
 LANGUAGES = content.LANGUAGES
-OPTIONS = {
-    "rounds": 8,
-    "subject_cards": "virtual",
-    "doodle_on_phone": False,
-    "timer_seconds": 30,
-    "language": "en",
-}
 MIN_PLAYERS, MAX_PLAYERS = 3, 7
+RULEBOOK_ROUNDS = 8
 MAX_ROUNDS = 20
 SUBJECTS = (1, 2, 3)
 SUBJECT_TOKENS = (1, 1, 1, 2, 2, 2, 3, 3, 3)
+TOKENS_PER_NUMBER = 3
 RIGHT_VOTE, WRONG_VOTE = 1, -1
 NOBODY_GUESSED = -2
 MAX_WORD_CHARS = 40
 MAX_DOODLE_CHARS = 200_000
+# What a move may carry before the engine looks at it (the server takes bodies of at most 1 MiB);
+# the engine then says what fits: a word of 40 characters once its spaces are tidied, a doodle of
+# 200,000 characters.
+WORD_FIELD_CHARS = 1_000
+DOODLE_FIELD_CHARS = 1 << 20
+
+VOTER_RULES = frozenset({"guessed_subject", "wrong_guess"})
+ARTIST_RULES = frozenset({"doodle_guessed", "nobody_guessed"})
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """Where the round is: card shown, doodling, voting, reveal, round scores, game over."""
 
     SUBJECT = "subject"
@@ -93,16 +135,183 @@ class Phase(str, Enum):
     OVER = "over"
 
 
+# The reveal turns the tokens over artist by artist: from its start, the contract's generic check
+# stops comparing views; the rules tests check that each artist's secrets stay hidden until their turn.
+REVEAL_PHASES = frozenset({Phase.REVEAL, Phase.SCORES, Phase.OVER})
+
+
+# --- declared data ----------------------------------------------------------------------------
+
+# One declaration of the round counts, for the room (Options) and the score sheet (SheetOptions).
+Rounds = Annotated[int, Field(strict=True, ge=1, le=MAX_ROUNDS),
+                   Say("The number of rounds must be a whole number from 1 to 20.")]
+TieBreakRule = Annotated[Literal["doodles_guessed", "right_guesses"],
+                         Say('The tie-break is either "doodles_guessed" or "right_guesses".')]
+TIE_BREAK_LABELS: dict[str, Any] = {
+    "doodles_guessed": "The artist whose doodles were guessed most often (as the app always played it)",
+    "right_guesses": "The player who guessed right most often",
+}
+
+
+def _rounds_field() -> Any:
+    return Field(RULEBOOK_ROUNDS, title="Rounds", description="The rulebook plays 8.")
+
+
+def _tie_break_field() -> Any:
+    return Field("doodles_guessed", title="On a tie, the most guessed doodles: whose?",
+                 json_schema_extra={"labels": TIE_BREAK_LABELS})
+
+
+class Options(GameOptions):
+    """Doodles' room options."""
+
+    game_title = TITLE
+
+    rounds: Rounds = _rounds_field()
+    subject_cards: Annotated[Literal["virtual", "physical"],
+                             Say("Subject cards are either “virtual” (dealt by the app) or “physical” (from the box).")] = Field(
+        "virtual", title="Subject cards", json_schema_extra={"labels": {
+            "virtual": "Virtual: the app deals them",
+            "physical": "Physical: from the box (type the words, or play with the numbers only)"}})
+    doodle_on_phone: Annotated[Bool, Say("Doodling on the phone is either on or off.")] = Field(
+        False, title="Doodle on the phones' screens instead of paper")
+    timer_seconds: Annotated[int, Field(strict=True, ge=10, le=300),
+                             Say("The hourglass must run for a whole number of seconds from 10 to 300.")] = Field(
+        30, title="Seconds on the hourglass", description="The rulebook's hourglass runs for 30.")
+    language: Annotated[Literal["en", "it", "pl"],
+                        Say("The cards are available in English, Italian and Polish.")] = Field(
+        "en", title="Language of the virtual cards",
+        json_schema_extra={"labels": {"en": "English", "it": "Italiano", "pl": "Polski"}})
+    tie_break: TieBreakRule = _tie_break_field()
+
+
+assert set(LANGUAGES) == {"en", "it", "pl"}, "the language option lists the languages the decks are written in"
+OPTIONS = Options().model_dump()  # the defaults
+
+SeatNumber = Annotated[int, Field(strict=True, ge=0, le=LIMIT), Say("Say which player you mean by their seat.")]
+
+
+class StartTimer(Action):
+    """Turn the hourglass: the doodling starts."""
+
+    type: Literal["start_timer"]
+    by = "host"
+    not_yours = "Only the host screen can start the hourglass."
+
+
+class PauseTimer(Action):
+    """Stop the hourglass for a moment (the seconds left are kept)."""
+
+    type: Literal["pause_timer"]
+    by = "host"
+    not_yours = "Only the host screen can pause the hourglass."
+
+
+class ResumeTimer(Action):
+    """Let a paused hourglass run on."""
+
+    type: Literal["resume_timer"]
+    by = "host"
+    not_yours = "Only the host screen can resume the hourglass."
+
+
+class RestartTimer(Action):
+    """A full hourglass again (until the first vote)."""
+
+    type: Literal["restart_timer"]
+    by = "host"
+    not_yours = "Only the host screen can restart the hourglass."
+
+
+class PencilsDown(Action):
+    """End the doodling now (everyone is done), or record that the time ran out."""
+
+    type: Literal["pencils_down"]
+    by = "host"
+    not_yours = "Only the host screen can call pencils down."
+
+
+class SubjectCard(Action):
+    """The three words of the physical subject card on the table, or none to play with numbers only."""
+
+    type: Literal["subject_card"]
+    words: Annotated[list[Annotated[str, Field(strict=True, max_length=WORD_FIELD_CHARS)]], Field(max_length=3),
+                     Say("Type the three words of the subject card.")] = Field(default_factory=list)
+    by = "host"
+    not_yours = "Only the host screen can set the subject card."
+
+
+class Doodle(Action):
+    """Your doodle drawn on the phone (SVG path data), sent as you draw, until pencils down.
+    Not ``secret`` in the contract's sense: everyone sees the doodles at the vote (reading 6)."""
+
+    type: Literal["doodle"]
+    doodle: Annotated[str, Field(strict=True, max_length=DOODLE_FIELD_CHARS), Say("Send the doodle as a drawing.")]
+    by = "seat"
+    not_yours = "Only a player can doodle."
+
+
+class Vote(Action):
+    """Which of the three words you think an artist doodled; changeable until the last vote is in."""
+
+    type: Literal["vote"]
+    artist: SeatNumber
+    subject: Annotated[Literal[1, 2, 3], Exactly, Say("A vote is 1, 2 or 3.")]
+    by = "seat"
+    not_yours = "Only a player can vote."
+    secret = True
+
+
+class Reveal(Action):
+    """Turn over the next artist's token (naming the artist makes a repeated tap harmless)."""
+
+    type: Literal["reveal"]
+    artist: SeatNumber | None = None
+    by = "host"
+    not_yours = "Only the host screen can reveal the doodles."
+
+
+class NextRound(Action):
+    """After the last reveal: the next subject card (naming the round makes a repeated tap harmless)."""
+
+    type: Literal["next_round"]
+    round: Annotated[Int, Say("Say which round to start.")] | None = None
+    by = "host"
+    not_yours = "Only the host screen can start the next round."
+
+
 @dataclass(frozen=True)
 class Round:
-    """One round: its subject card, the secret subject tokens, doodles and votes (by player index)."""
+    """One round: its subject card, the secret subject tokens, the doodles and the votes, by seat
+    (pairs and triples sorted by seat, so equal tables are equal states whatever order the phones
+    answered in)."""
 
     number: int
     subject_card: tuple[str, ...]  # the three words, or () for a physical card left as numbers
-    subject_tokens: tuple[int, ...]
-    votes: tuple[tuple[int, ...], ...]  # votes[voter][artist]: 1-3, or 0 while not cast
-    doodles: tuple[str, ...]  # "" when none was drawn on the phone
-    revealed: int = 0  # artists revealed so far, in reveal order
+    subject_tokens: tuple[tuple[int, int], ...]  # (seat, 1-3)
+    votes: tuple[tuple[int, int, int], ...] = ()  # (voter, artist, 1-3), the votes cast so far
+    doodles: tuple[tuple[int, str], ...] = ()  # (seat, drawing), the doodles drawn on phones
+    revealed: int = 0  # artists revealed so far, in reveal order (seating order)
+
+    def token(self, seat: int) -> int:
+        return dict(self.subject_tokens)[seat]
+
+    def vote(self, voter: int, artist: int) -> int | None:
+        for v, a, number in self.votes:
+            if v == voter and a == artist:
+                return number
+        return None
+
+    def doodle(self, seat: int) -> str:
+        return dict(self.doodles).get(seat, "")
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A round played to its last reveal, and its score."""
+
+    round: Round
+    score: Score
 
 
 @dataclass(frozen=True)
@@ -110,76 +319,27 @@ class State:
     """A whole game of Doodles: players, options, the round in play and the rounds done."""
 
     players: tuple[Player, ...]
+    options: Options
     seed: int
-    rounds: int
-    subject_cards: str
-    doodle_on_phone: bool
-    timer_seconds: int
-    language: str
     phase: Phase
     current: Round
-    history: tuple[Round, ...] = ()
+    history: tuple[RoundResult, ...] = ()
     deadline: float | None = None
     paused_remaining: float | None = None
 
     @property
-    def options(self) -> dict:
-        """The normalised room options this game was set up with."""
-        return {
-            "rounds": self.rounds,
-            "subject_cards": self.subject_cards,
-            "doodle_on_phone": self.doodle_on_phone,
-            "timer_seconds": self.timer_seconds,
-            "language": self.language,
-        }
+    def language(self) -> str:
+        """The language the virtual cards are dealt in."""
+        return self.options.language
 
 
-# --- options and setup -------------------------------------------------------------------------
+# --- the shape of the table -------------------------------------------------------------------
 
 
-def _whole_number(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def normalize_options(options: Mapping[str, Any] | None) -> dict:
-    """The options with defaults filled in; a RuleError for an unknown option or a bad value."""
-    options = {} if options is None else options
-    require(isinstance(options, Mapping), "The game options must be a set of named values.")
-    for key in options:
-        require(key in OPTIONS, f"Doodles has no option called “{key}”.")
-    result = {**OPTIONS, **options}
-    require(
-        _whole_number(result["rounds"]) and 1 <= result["rounds"] <= MAX_ROUNDS,
-        f"The number of rounds must be a whole number from 1 to {MAX_ROUNDS}.",
-    )
-    require(
-        result["subject_cards"] in ("virtual", "physical"),
-        "Subject cards are either “virtual” (dealt by the app) or “physical” (from the box).",
-    )
-    require(
-        isinstance(result["doodle_on_phone"], bool), "Doodling on the phone is either on or off."
-    )
-    require(
-        _whole_number(result["timer_seconds"]) and 10 <= result["timer_seconds"] <= 300,
-        "The hourglass must run for a whole number of seconds from 10 to 300.",
-    )
-    require(result["language"] in LANGUAGES, "The cards are available in English, Italian and Polish.")
-    return result
-
-
-def player_range(options: Mapping[str, Any] | None = None) -> tuple[int, int]:
+def player_range(options: Any = None) -> tuple[int, int]:
     """Doodles takes 3 to 7 players whatever the options."""
+    read_options(Options, options)
     return MIN_PLAYERS, MAX_PLAYERS
-
-
-def _check_players(players: Sequence[Player]) -> tuple[Player, ...]:
-    players = tuple(players)
-    require(
-        MIN_PLAYERS <= len(players) <= MAX_PLAYERS,
-        f"Doodles needs {MIN_PLAYERS} to {MAX_PLAYERS} players.",
-    )
-    require(len({p.seat for p in players}) == len(players), "Two players cannot share a seat.")
-    return players
 
 
 def parse_subject_card(line: str) -> tuple[str, str, str]:
@@ -187,7 +347,7 @@ def parse_subject_card(line: str) -> tuple[str, str, str]:
     words = tuple(w.strip() for w in line.split("|"))
     if len(words) != 3 or not all(words):
         raise ValueError(f"a subject card has three words separated by '|': {line!r}")
-    return words  # type: ignore[return-value]
+    return words[0], words[1], words[2]
 
 
 @lru_cache(maxsize=None)
@@ -196,192 +356,208 @@ def subject_deck(language: str = "en") -> tuple[tuple[str, str, str], ...]:
     return tuple(parse_subject_card(line) for line in content.deck("doodles_subjects", language))
 
 
-def _new_round(players: tuple[Player, ...], seed: int, options: Mapping[str, Any], number: int) -> Round:
-    n = len(players)
-    if options["subject_cards"] == "virtual":
-        cards = list(subject_deck(options["language"]))
-        rng_for(seed, "subject_cards").shuffle(cards)
-        card: tuple[str, ...] = cards[(number - 1) % len(cards)]
-    else:
-        card = ()
+@lru_cache(maxsize=64)
+def _shuffled_deck(seed: int, language: str) -> tuple[tuple[str, str, str], ...]:
+    cards = list(subject_deck(language))
+    rng_for(seed, "subject_cards").shuffle(cards)
+    return tuple(cards)
+
+
+def _new_round(players: Sequence[Player], seed: int, options: Options, number: int) -> Round:
+    card: tuple[str, ...] = ()
+    if options.subject_cards == "virtual":
+        cards = _shuffled_deck(seed, options.language)
+        card = cards[(number - 1) % len(cards)]
     bag = list(SUBJECT_TOKENS)
     rng_for(seed, "subject_tokens", number).shuffle(bag)
-    return Round(
-        number=number,
-        subject_card=card,
-        subject_tokens=tuple(bag[:n]),
-        votes=tuple((0,) * n for _ in range(n)),
-        doodles=("",) * n,
-    )
-
-
-def setup(players: Sequence[Player], options: Mapping[str, Any] | None, seed: int) -> State:
-    """A new game: the first subject card on the table and every player's subject token drawn."""
-    players = _check_players(players)
-    opts = normalize_options(options)
-    return State(
-        players=players,
-        seed=seed,
-        rounds=opts["rounds"],
-        subject_cards=opts["subject_cards"],
-        doodle_on_phone=opts["doodle_on_phone"],
-        timer_seconds=opts["timer_seconds"],
-        language=opts["language"],
-        phase=Phase.SUBJECT,
-        current=_new_round(players, seed, opts, 1),
-    )
+    drawn = zip((p.seat for p in players), bag)  # drawn in seating order
+    return Round(number=number, subject_card=card, subject_tokens=tuple(sorted(drawn)))
 
 
 # --- scoring: plain data in, plain data out (shared with the score-only helper) -----------------
 
 
-def score_doodle(artist: Hashable, subject: int, votes: Mapping[Hashable, int]) -> dict:
-    """Points from revealing one doodle: each voter +1 if right, -1 if wrong; the artist +1 per
-    right vote, or -2 when nobody guessed. ``votes`` maps each voter to the number they voted."""
-    points = {voter: RIGHT_VOTE if vote == subject else WRONG_VOTE for voter, vote in votes.items()}
-    guessed = sum(1 for vote in votes.values() if vote == subject)
-    points[artist] = points.get(artist, 0) + (guessed if guessed else NOBODY_GUESSED)
-    return points
+def score_doodle(artist: str, subject: int, votes: Mapping[str, int]) -> Score:
+    """Points from revealing one doodle, and why: each voter +1 if right (``guessed_subject``),
+    -1 if wrong (``wrong_guess``); the artist +1 per right vote (``doodle_guessed``), or -2 when
+    nobody guessed (``nobody_guessed``). ``votes`` maps each voter to the number they voted."""
+    reasons: list[Reason] = []
+    guessers = [voter for voter, vote in votes.items() if vote == subject]
+    for voter, vote in votes.items():
+        detail = {"artist": artist, "vote": vote, "subject": subject}
+        if vote == subject:
+            reasons.append(Reason("guessed_subject", voter, RIGHT_VOTE, detail))
+        else:
+            reasons.append(Reason("wrong_guess", voter, WRONG_VOTE, detail))
+    if guessers:
+        reasons.append(Reason("doodle_guessed", artist, len(guessers), {"subject": subject, "guessers": guessers}))
+    else:
+        reasons.append(Reason("nobody_guessed", artist, NOBODY_GUESSED, {"subject": subject}))
+    points = {voter: 0 for voter in votes}
+    points[artist] = 0
+    for reason in reasons:
+        points[reason.who] += reason.points
+    return Score(points=points, reasons=tuple(reasons),
+                 facts={"artist": artist, "subject": subject, "guessed": len(guessers)})
 
 
-def _score_round(players: Sequence[Hashable], subjects: Mapping, votes: Mapping) -> dict:
-    points = {p: 0 for p in players}
-    guessed = {p: 0 for p in players}
-    for artist in players:
-        received = {voter: votes[voter][artist] for voter in players if voter != artist}
-        for who, gained in score_doodle(artist, subjects[artist], received).items():
-            points[who] += gained
-        guessed[artist] = sum(1 for v in received.values() if v == subjects[artist])
-    return {"points": points, "guessed": guessed}
-
-
-def _check_names(players: Any) -> list[str]:
-    return check_names(players, TITLE, MIN_PLAYERS, MAX_PLAYERS)
+def _score_doodles(players: Sequence[str], subjects: Mapping[str, int],
+                   votes: Mapping[str, Mapping[str, int]], artists: Sequence[str]) -> Score:
+    """The round's score from the doodles of ``artists`` (all of them, or those revealed so far),
+    in reveal order: the one loop over a round's doodles, for live play and the score sheet."""
+    reasons: list[Reason] = []
+    guessed = {name: 0 for name in players}
+    right = {name: 0 for name in players}
+    for artist in artists:
+        doodle = score_doodle(artist, subjects[artist],
+                              {voter: votes[voter][artist] for voter in players if voter != artist})
+        reasons.extend(doodle.reasons)
+        guessed[artist] = doodle.facts["guessed"]
+        for reason in doodle.reasons:
+            if reason.rule == "guessed_subject":
+                right[reason.who] += 1
+    points = {name: 0 for name in players}
+    for reason in reasons:
+        points[reason.who] += reason.points
+    facts = {"guessed": guessed, "right_guesses": right,
+             "subjects": {artist: subjects[artist] for artist in artists},
+             "complete": len(artists) == len(players)}
+    return Score(points=points, reasons=tuple(reasons), facts=facts)
 
 
 def _is_subject(value: Any) -> bool:
-    return _whole_number(value) and value in SUBJECTS
+    return is_number(value) and value in SUBJECTS
 
 
-def score_round(players: Sequence[str], subjects: Mapping[str, int], votes: Mapping[str, Mapping[str, int]]) -> dict:
-    """One round's points from each player's subject number and every vote, by player name:
-    ``{"points": {name: int}, "guessed": {name: right votes received}}``. Refuses (RuleError) a
-    round that cannot have happened: a missing or extra number or vote, a vote for yourself, a
-    number other than 1, 2 or 3, or four players holding the same number."""
+def _check_names(players: Any) -> list[str]:
+    require(isinstance(players, (list, tuple)) and all(isinstance(p, str) and p for p in players),
+            "The players must be a list of names in seating order.")
+    require(len(set(players)) == len(players), "Each player must have a different name.")
+    require(MIN_PLAYERS <= len(players) <= MAX_PLAYERS, "%(game)s needs %(least)s to %(most)s players.",
+            game=TITLE, least=MIN_PLAYERS, most=MAX_PLAYERS)
+    return list(players)
+
+
+def score_round(players: Sequence[str], subjects: Mapping[str, int], votes: Mapping[str, Mapping[str, int]]) -> Score:
+    """One round's points from each player's subject number and every vote, by player name, and
+    why; ``facts["guessed"]`` is how many guessed each player's word and ``facts["right_guesses"]``
+    how many of each player's votes were right. Refuses (RuleError) a round that cannot have
+    happened: a missing or extra number or vote, a vote for yourself, a number other than 1, 2 or 3,
+    or four players holding the same number."""
     players = _check_names(players)
     require(isinstance(subjects, Mapping), "Give each player's subject number.")
     for name in subjects:
-        require(name in players, f"There is no player called “{name}” in this game.")
+        require(name in players, "There is no player called “%(name)s” in this game.", name=str(name)[:40])
     for name in players:
-        require(name in subjects, f"{name}'s subject number is missing.")
-        require(_is_subject(subjects[name]), f"{name}'s subject number must be 1, 2 or 3.")
+        require(name in subjects, "%(name)s's subject number is missing.", name=name)
+        require(_is_subject(subjects[name]), "%(name)s's subject number must be 1, 2 or 3.", name=name)
     for number, count in Counter(subjects.values()).items():
-        require(count <= 3, f"There are only three subject tokens with the number {number}.")
+        require(count <= TOKENS_PER_NUMBER, "There are only three subject tokens with the number %(number)s.",
+                number=number)
     require(isinstance(votes, Mapping), "Give every player's votes.")
     for voter in votes:
-        require(voter in players, f"There is no player called “{voter}” in this game.")
+        require(voter in players, "There is no player called “%(name)s” in this game.", name=str(voter)[:40])
     for voter in players:
         cast = votes.get(voter)
-        require(isinstance(cast, Mapping), f"{voter}'s votes are missing.")
-        require(voter not in cast, f"{voter} can't vote for their own doodle.")
+        require(isinstance(cast, Mapping), "%(voter)s's votes are missing.", voter=voter)
+        assert isinstance(cast, Mapping)
+        require(voter not in cast, "%(voter)s can't vote for their own doodle.", voter=voter)
         for artist in cast:
-            require(artist in players, f"{voter} voted for “{artist}”, who is not playing.")
+            require(artist in players, "%(voter)s voted for “%(artist)s”, who is not playing.",
+                    voter=voter, artist=str(artist)[:40])
         for artist in players:
             if artist == voter:
                 continue
-            require(artist in cast, f"{voter}'s vote for {artist} is missing.")
-            require(_is_subject(cast[artist]), f"{voter}'s vote for {artist} must be 1, 2 or 3.")
-    return _score_round(players, subjects, votes)
+            require(artist in cast, "%(voter)s's vote for %(artist)s is missing.", voter=voter, artist=artist)
+            require(_is_subject(cast[artist]), "%(voter)s's vote for %(artist)s must be 1, 2 or 3.",
+                    voter=voter, artist=artist)
+    return _score_doodles(players, subjects, votes, players)
 
 
-def ranking(players: Sequence[Hashable], totals: Mapping, guessed: Mapping) -> dict:
-    """The final order with the tie-break applied: highest total, then most guessed doodles, then
-    a shared place. ``{"ranking": [{"player", "score", "guessed", "place"}], "winners": [...],
-    "tie_break": None | {"tied": [...], "decided_by": "guessed" | "shared", "winners": [...]}}``."""
-    order = sorted(players, key=lambda p: (-totals[p], -guessed[p]))
-    rows, place = [], 0
-    for i, p in enumerate(order):
-        if i == 0 or (totals[p], guessed[p]) != (totals[order[i - 1]], guessed[order[i - 1]]):
-            place = i + 1
-        rows.append({"player": p, "score": totals[p], "guessed": guessed[p], "place": place})
-    best = max(totals[p] for p in players)
-    top = [p for p in players if totals[p] == best]
-    most = max(guessed[p] for p in top)
-    won = [p for p in top if guessed[p] == most]
-    tie_break = None
-    if len(top) > 1:
-        tie_break = {
-            "tied": top,
-            "decided_by": "guessed" if len(won) < len(top) else "shared",
-            "winners": won,
-        }
-    return {"ranking": rows, "winners": won, "tie_break": tie_break}
+FIGURES = {"doodles_guessed": "guessed", "right_guesses": "right_guesses"}  # the tie-break's figure per reading
 
 
-def winners(players: Sequence[Hashable], totals: Mapping, guessed: Mapping) -> list:
+def _tally(players: Sequence[str], rounds: Sequence[Score], fact: str) -> dict[str, int]:
+    """A per-player figure of the rounds' facts, summed over the game."""
+    out = {name: 0 for name in players}
+    for score in rounds:
+        for name, count in score.facts.get(fact, {}).items():
+            out[name] += count
+    return out
+
+
+def _decide(players: Sequence[str], totals: Mapping[str, int], figures: Mapping[str, int],
+            rule: str) -> tuple[tuple[str, ...], TieBreak | None]:
+    """The winners in seating order (the highest total, then the highest figure, else shared) and
+    the tie-break when the leaders were level on points."""
+    best = max(totals[name] for name in players)
+    top = [name for name in players if totals[name] == best]
+    if len(top) == 1:
+        return (top[0],), None
+    most = max(figures[name] for name in top)
+    won = tuple(name for name in top if figures[name] == most)
+    return won, TieBreak(rule=rule, figures={name: figures[name] for name in top}, decided=len(won) < len(top))
+
+
+def standings(table: Table, rounds: Sequence[Score]) -> Standings:
+    """Totals, the end (after ``rounds`` complete rounds), the winners with the tie-break of
+    ``options.tie_break`` (as data), the ranking (by points, then by that figure) and the next
+    round. A round whose reveal is under way (``facts["complete"]`` false) counts in the totals
+    but not towards the end."""
+    players = list(table.players)
+    rule = table.options.tie_break
+    totals = sum_points(players, rounds)
+    figures = _tally(players, rounds, FIGURES[rule])
+    played = sum(1 for score in rounds if score.facts.get("complete", True))
+    over = played >= table.options.rounds
+    winners, tie = _decide(players, totals, figures, rule)
+    return Standings(totals=totals, over=over, winners=winners if over else (),
+                     ranking=rank_sides(totals, figures), tie_break=tie if over else None,
+                     next={} if over else {"round": played + 1, "first_player": players[0]},
+                     rounds_total=table.options.rounds)
+
+
+def ranking(players: Sequence[str], totals: Mapping[str, int], guessed: Mapping[str, int]) -> dict:
+    """The final order by names with the rulebook's tie-break on ``guessed``, as plain data:
+    ``{"ranking": [{"player", "score", "guessed", "place"}], "winners": [...],
+    "tie_break": None | {"tied": [...], "decided_by": "guessed" | "shared", "winners": [...]}}``
+    (the same rule as ``standings``)."""
+    players = list(players)
+    won, tie = _decide(players, totals, guessed, "doodles_guessed")
+    rows = [{"player": rank.side, "score": rank.total, "guessed": guessed[rank.side], "place": rank.place}
+            for rank in rank_sides({name: totals[name] for name in players}, guessed)]
+    tie_break = None if tie is None else {
+        "tied": list(tie.figures), "decided_by": "guessed" if tie.decided else "shared", "winners": list(won)}
+    return {"ranking": rows, "winners": list(won), "tie_break": tie_break}
+
+
+def winners(players: Sequence[str], totals: Mapping[str, int], guessed: Mapping[str, int]) -> list:
     """The winners in seating order: highest total, then most guessed doodles; else shared."""
     return ranking(players, totals, guessed)["winners"]
 
 
-# --- reading the state -------------------------------------------------------------------------
+def _tie_json(tie: TieBreak, won: Sequence[str]) -> dict:
+    """The view's tie-break: the data (rule, each tied player's figure, whether it decided), and the
+    tied, how it was decided and the winners, as the views always gave them."""
+    return {**tie.as_json(), "tied": list(tie.figures), "decided_by": "guessed" if tie.decided else "shared",
+            "winners": list(won)}
 
 
-def _index(state: State, seat: int) -> int:
-    for i, p in enumerate(state.players):
-        if p.seat == seat:
-            return i
-    raise RuleError("You are not seated in this game.")
+# --- live play --------------------------------------------------------------------------------
 
 
-def _word(rnd: Round, subject: int) -> str | None:
-    return rnd.subject_card[subject - 1] if rnd.subject_card else None
-
-
-def _round_results(state: State, rnd: Round) -> tuple[list[int], list[int]]:
-    """Points and guessed counts per player index from the artists revealed so far in ``rnd``."""
-    n = len(state.players)
-    points, guessed = [0] * n, [0] * n
-    for artist in range(rnd.revealed):
-        received = {v: rnd.votes[v][artist] for v in range(n) if v != artist}
-        for who, gained in score_doodle(artist, rnd.subject_tokens[artist], received).items():
-            points[who] += gained
-        guessed[artist] += sum(1 for v in received.values() if v == rnd.subject_tokens[artist])
-    return points, guessed
-
-
-def _totals(state: State) -> tuple[list[int], list[int]]:
-    n = len(state.players)
-    points, guessed = [0] * n, [0] * n
-    for rnd in (*state.history, state.current):
-        p, g = _round_results(state, rnd)
-        points = [a + b for a, b in zip(points, p)]
-        guessed = [a + b for a, b in zip(guessed, g)]
-    return points, guessed
-
-
-def _all_voted(rnd: Round, voter: int) -> bool:
-    return all(vote for artist, vote in enumerate(rnd.votes[voter]) if artist != voter)
-
-
-def waiting_for(state: State) -> frozenset[int]:
-    """The seats still to vote; during the other phases the game waits for the host or the timer."""
-    if state.phase is not Phase.VOTE:
-        return frozenset()
-    return frozenset(
-        p.seat for i, p in enumerate(state.players) if not _all_voted(state.current, i)
-    )
-
-
-def _time_up(state: State, now: float) -> bool:
-    return (
-        state.phase is Phase.DOODLE
-        and state.paused_remaining is None
-        and state.deadline is not None
-        and now >= state.deadline
-    )
-
-
-# --- actions -------------------------------------------------------------------------------------
+def setup(players: Sequence[Player], options: Any, seed: int) -> State:
+    """A new game: the first subject card on the table and every player's subject token drawn."""
+    checked = read_options(Options, options)
+    players = tuple(players)
+    require(MIN_PLAYERS <= len(players) <= MAX_PLAYERS, "%(game)s needs %(least)s to %(most)s players.",
+            game=TITLE, least=MIN_PLAYERS, most=MAX_PLAYERS)
+    require(len({p.seat for p in players}) == len(players), "Two players cannot share a seat.")
+    # Reveals and the scoring functions speak in names, so names must tell players apart.
+    for name, count in Counter(p.name for p in players).items():
+        require(count == 1, "Two players cannot both be called %(name)s.", name=name)
+    return State(players=players, options=checked, seed=seed, phase=Phase.SUBJECT,
+                 current=_new_round(players, seed, checked, 1))
 
 
 def _clock(now: Any) -> float:
@@ -390,402 +566,465 @@ def _clock(now: Any) -> float:
     return float(now)
 
 
-def _host(actor: Any, doing: str) -> None:
-    require(actor == HOST, f"Only the host screen can {doing}.")
+def apply(state: State, actor: Any, action: Any, now: float = 0.0) -> State:
+    """The state after ``actor`` (a seat or HOST) takes ``action`` at time ``now`` (seconds), or a
+    RuleError saying why it can't. A stranger is told so first, whatever the move."""
+    now = _clock(now)
+    if actor != HOST:
+        seat_of(state.players, actor)
+    return ACTIONS.dispatch(state, actor, action, now)
 
 
-def _player(state: State, actor: Any, doing: str) -> int:
-    require(actor != HOST, f"Only a player can {doing}.")
-    return _index(state, actor)
+def table_of(state: State) -> Table:
+    """The players by name, as the scoring functions see them."""
+    return Table(players=tuple(p.name for p in state.players), options=state.options)
 
 
-def _index_of(state: State, seat: Any) -> int:
-    """The player index of a seat named in an action, or a RuleError for a seat nobody holds."""
-    require(_whole_number(seat), "Say which player you mean by their seat.")
+def _by_name(players: Sequence[Player], rnd: Round) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
+    name = {p.seat: p.name for p in players}
+    subjects = {name[seat]: number for seat, number in rnd.subject_tokens}
+    votes: dict[str, dict[str, int]] = {p.name: {} for p in players}
+    for voter, artist, number in rnd.votes:
+        votes[name[voter]][name[artist]] = number
+    return subjects, votes
+
+
+def _round_score(players: Sequence[Player], rnd: Round) -> Score:
+    """The round so far: the doodles revealed are scored."""
+    subjects, votes = _by_name(players, rnd)
+    names = [p.name for p in players]
+    return _score_doodles(names, subjects, votes, names[:rnd.revealed])
+
+
+def _scores(state: State) -> list[Score]:
+    return [result.score for result in state.history] + [_round_score(state.players, state.current)]
+
+
+def _standings(state: State) -> Standings:
+    return standings(table_of(state), _scores(state))
+
+
+def _seat_index(state: State, seat: int) -> int:
     for i, p in enumerate(state.players):
         if p.seat == seat:
             return i
     raise RuleError("Nobody sits in that seat in this game.")
 
 
-def _start_timer(state: State, actor: Any, action: Mapping, now: float) -> State:
-    _host(actor, "start the hourglass")
+def _all_voted(state: State, rnd: Round, voter: int) -> bool:
+    return sum(1 for v, _, _ in rnd.votes if v == voter) == len(state.players) - 1
+
+
+def _time_up(state: State, now: float) -> bool:
+    return (state.phase is Phase.DOODLE and state.paused_remaining is None
+            and state.deadline is not None and now >= state.deadline)
+
+
+def _start_timer(state: State, actor: Any, action: StartTimer, now: float) -> State:
+    require(state.phase is not Phase.OVER, "The game is over.")
     if state.phase in (Phase.DOODLE, Phase.VOTE):
         return state
     require(state.phase is Phase.SUBJECT, "The doodling for this round is over.")
-    return replace(
-        state, phase=Phase.DOODLE, deadline=now + state.timer_seconds, paused_remaining=None
-    )
+    return evolve(state, phase=Phase.DOODLE, deadline=now + state.options.timer_seconds, paused_remaining=None)
 
 
-def _pause_timer(state: State, actor: Any, action: Mapping, now: float) -> State:
-    _host(actor, "pause the hourglass")
+def _pause_timer(state: State, actor: Any, action: PauseTimer, now: float) -> State:
+    require(state.phase is not Phase.OVER, "The game is over.")
     require(state.phase is not Phase.SUBJECT, "The hourglass has not been started yet.")
     require(state.phase is Phase.DOODLE, "The time is already up.")
     if state.paused_remaining is not None:
         return state
     require(not _time_up(state, now), "The time is already up.")
-    return replace(state, deadline=None, paused_remaining=state.deadline - now)
+    assert state.deadline is not None
+    return evolve(state, deadline=None, paused_remaining=state.deadline - now)
 
 
-def _resume_timer(state: State, actor: Any, action: Mapping, now: float) -> State:
-    _host(actor, "resume the hourglass")
+def _resume_timer(state: State, actor: Any, action: ResumeTimer, now: float) -> State:
+    require(state.phase is not Phase.OVER, "The game is over.")
     require(state.phase is not Phase.SUBJECT, "The hourglass has not been started yet.")
     require(state.phase is Phase.DOODLE, "The time is already up.")
     if state.paused_remaining is None:
         return state
-    return replace(state, deadline=now + state.paused_remaining, paused_remaining=None)
+    return evolve(state, deadline=now + state.paused_remaining, paused_remaining=None)
 
 
-def _restart_timer(state: State, actor: Any, action: Mapping, now: float) -> State:
-    _host(actor, "restart the hourglass")
-    no_votes_yet = not any(any(row) for row in state.current.votes)
-    require(
-        state.phase in (Phase.SUBJECT, Phase.DOODLE) or (state.phase is Phase.VOTE and no_votes_yet),
-        "Voting has begun, so the hourglass can no longer be restarted.",
-    )
-    return replace(
-        state, phase=Phase.DOODLE, deadline=now + state.timer_seconds, paused_remaining=None
-    )
+def _restart_timer(state: State, actor: Any, action: RestartTimer, now: float) -> State:
+    require(state.phase is not Phase.OVER, "The game is over.")
+    no_votes_yet = not state.current.votes
+    require(state.phase in (Phase.SUBJECT, Phase.DOODLE) or (state.phase is Phase.VOTE and no_votes_yet),
+            "Voting has begun, so the hourglass can no longer be restarted.")
+    return evolve(state, phase=Phase.DOODLE, deadline=now + state.options.timer_seconds, paused_remaining=None)
 
 
-def _pencils_down(state: State, actor: Any, action: Mapping, now: float) -> State:
-    _host(actor, "call pencils down")
+def _pencils_down(state: State, actor: Any, action: PencilsDown, now: float) -> State:
+    require(state.phase is not Phase.OVER, "The game is over.")
     if state.phase in (Phase.VOTE, Phase.REVEAL, Phase.SCORES):
         return state
     require(state.phase is Phase.DOODLE, "The hourglass has not been started yet.")
     deadline = now if state.deadline is None else min(state.deadline, now)
-    return replace(state, phase=Phase.VOTE, deadline=deadline, paused_remaining=None)
+    return evolve(state, phase=Phase.VOTE, deadline=deadline, paused_remaining=None)
 
 
-def _subject_card(state: State, actor: Any, action: Mapping, now: float) -> State:
-    _host(actor, "set the subject card")
-    require(
-        state.subject_cards == "physical",
-        "The app deals the subject cards in this game, so there is nothing to type.",
-    )
-    words = action.get("words", [])
-    require(
-        isinstance(words, (list, tuple)) and all(isinstance(w, str) for w in words),
-        "Type the three words of the subject card.",
-    )
-    words = tuple(" ".join(w.split()) for w in words)
-    require(
-        len(words) in (0, 3) and all(words),
-        "Type all three words of the subject card, or none to play with the numbers only.",
-    )
-    require(
-        all(len(w) <= MAX_WORD_CHARS for w in words),
-        f"A word on the subject card can be at most {MAX_WORD_CHARS} characters long.",
-    )
+def _subject_card(state: State, actor: Any, action: SubjectCard, now: float) -> State:
+    require(state.phase is not Phase.OVER, "The game is over.")
+    require(state.options.subject_cards == "physical",
+            "The app deals the subject cards in this game, so there is nothing to type.")
+    words = tuple(" ".join(w.split()) for w in action.words)
+    require(len(words) in (0, 3) and all(words),
+            "Type all three words of the subject card, or none to play with the numbers only.")
+    require(all(len(w) <= MAX_WORD_CHARS for w in words),
+            "A word on the subject card can be at most %(count)s characters long.", count=MAX_WORD_CHARS)
     if words == state.current.subject_card:
         return state
-    require(
-        state.phase is Phase.SUBJECT,
-        "The subject card can only be set before the hourglass is started.",
-    )
-    return replace(state, current=replace(state.current, subject_card=words))
+    require(state.phase is Phase.SUBJECT, "The subject card can only be set before the hourglass is started.")
+    return evolve(state, current=evolve(state.current, subject_card=words))
 
 
-def _doodle(state: State, actor: Any, action: Mapping, now: float) -> State:
-    i = _player(state, actor, "doodle")
-    require(state.doodle_on_phone, "In this game the doodles are drawn on paper.")
-    doodle = action.get("doodle")
-    require(isinstance(doodle, str), "Send the doodle as a drawing.")
-    require(len(doodle) <= MAX_DOODLE_CHARS, "That doodle is too large to keep.")
+def _doodle(state: State, seat: int, action: Doodle, now: float) -> State:
+    require(state.phase is not Phase.OVER, "The game is over.")
+    require(state.options.doodle_on_phone, "In this game the doodles are drawn on paper.")
+    require(len(action.doodle) <= MAX_DOODLE_CHARS, "That doodle is too large to keep.")
     require(state.phase is not Phase.SUBJECT, "Wait for the hourglass before you start doodling.")
-    require(
-        state.phase is Phase.DOODLE and not _time_up(state, now), "Pencils down: the time is up."
-    )
-    if state.current.doodles[i] == doodle:
+    require(state.phase is Phase.DOODLE and not _time_up(state, now), "Pencils down: the time is up.")
+    rnd = state.current
+    if rnd.doodle(seat) == action.doodle:
         return state
-    doodles = tuple(doodle if j == i else d for j, d in enumerate(state.current.doodles))
-    return replace(state, current=replace(state.current, doodles=doodles))
+    require(state.paused_remaining is None, "The hourglass is paused: wait until it runs again to doodle.")
+    doodles = dict(rnd.doodles)
+    doodles[seat] = action.doodle
+    return evolve(state, current=evolve(rnd, doodles=tuple(sorted(doodles.items()))))
 
 
-def _vote(state: State, actor: Any, action: Mapping, now: float) -> State:
-    voter = _player(state, actor, "vote")
-    artist, subject = _index_of(state, action.get("artist")), action.get("subject")
+def _vote(state: State, voter: int, action: Vote, now: float) -> State:
+    artist = state.players[_seat_index(state, action.artist)].seat
     require(artist != voter, "You can't vote for your own doodle.")
-    require(_is_subject(subject), "A vote is 1, 2 or 3.")
+    subject = action.subject
+    rnd = state.current
     if state.phase in (Phase.REVEAL, Phase.SCORES, Phase.OVER):
-        if state.current.votes[voter][artist] == subject:
+        if rnd.vote(voter, artist) == subject:
             return state
         raise RuleError("Everyone has voted, so the votes can no longer be changed.")
-    if state.phase is Phase.DOODLE and _time_up(state, now):
-        state = replace(state, phase=Phase.VOTE)
-    require(
-        state.phase is Phase.VOTE,
-        "The hourglass is paused; voting starts when the time is up."
-        if state.paused_remaining is not None
-        else "Voting starts when the time is up.",
-    )
-    rnd = state.current
-    if rnd.votes[voter][artist] == subject:
+    if _time_up(state, now):
+        state = evolve(state, phase=Phase.VOTE)
+    require(state.phase is Phase.VOTE or state.paused_remaining is None,
+            "The hourglass is paused; voting starts when the time is up.")
+    require(state.phase is Phase.VOTE, "Voting starts when the time is up.")
+    if rnd.vote(voter, artist) == subject:
         return state
-    row = tuple(subject if a == artist else v for a, v in enumerate(rnd.votes[voter]))
-    rnd = replace(rnd, votes=tuple(row if v == voter else r for v, r in enumerate(rnd.votes)))
-    state = replace(state, current=rnd)
-    if all(_all_voted(rnd, v) for v in range(len(state.players))):
-        state = replace(state, phase=Phase.REVEAL)
+    votes = {(v, a): k for v, a, k in rnd.votes}
+    votes[(voter, artist)] = subject
+    rnd = evolve(rnd, votes=tuple(sorted((v, a, k) for (v, a), k in votes.items())))
+    state = evolve(state, current=rnd)
+    n = len(state.players)
+    if len(rnd.votes) == n * (n - 1):
+        state = evolve(state, phase=Phase.REVEAL)
     return state
 
 
-def _reveal(state: State, actor: Any, action: Mapping, now: float) -> State:
-    _host(actor, "reveal the doodles")
+def _reveal(state: State, actor: Any, action: Reveal, now: float) -> State:
     rnd, n = state.current, len(state.players)
     artist = None
-    if action.get("artist") is not None:
-        artist = _index_of(state, action.get("artist"))
+    if action.artist is not None:
+        artist = _seat_index(state, action.artist)
         if state.phase in (Phase.REVEAL, Phase.SCORES, Phase.OVER) and artist < rnd.revealed:
             return state  # already revealed: a repeated tap changes nothing
     require(state.phase is not Phase.OVER, "The game is over.")
     require(state.phase in (Phase.REVEAL, Phase.SCORES), "The reveal starts once everyone has voted.")
     require(rnd.revealed < n, "Every doodle of this round has been revealed.")
-    require(
-        artist is None or artist == rnd.revealed,
-        f"The doodles are revealed in order: next is {state.players[rnd.revealed].name}.",
-    )
-    rnd = replace(rnd, revealed=rnd.revealed + 1)
-    phase = Phase.REVEAL
-    if rnd.revealed == n:
-        phase = Phase.OVER if rnd.number == state.rounds else Phase.SCORES
-    return replace(state, current=rnd, phase=phase)
+    require(artist is None or artist == rnd.revealed, "The doodles are revealed in order: next is %(name)s.",
+            name=state.players[rnd.revealed].name)
+    state = evolve(state, current=evolve(rnd, revealed=rnd.revealed + 1))
+    if state.current.revealed == n:
+        state = evolve(state, phase=Phase.OVER if _standings(state).over else Phase.SCORES)
+    return state
 
 
-def _next_round(state: State, actor: Any, action: Mapping, now: float) -> State:
-    _host(actor, "start the next round")
-    number, target = state.current.number, action.get("round")
+def _next_round(state: State, actor: Any, action: NextRound, now: float) -> State:
+    number, target = state.current.number, action.round
     if target is not None:
-        require(_whole_number(target), "Say which round to start.")
         if target <= number:
             return state  # that round has already started
-        require(target == number + 1, f"The next round is round {number + 1}.")
+        require(target == number + 1, "The next round is round %(number)s.", number=number + 1)
     require(state.phase is not Phase.OVER, "The game is over.")
     require(state.phase is Phase.SCORES, "Finish revealing this round's doodles first.")
-    return replace(
-        state,
-        phase=Phase.SUBJECT,
-        history=(*state.history, state.current),
-        current=_new_round(state.players, state.seed, state.options, number + 1),
-        deadline=None,
-        paused_remaining=None,
-    )
+    done = RoundResult(round=state.current, score=_round_score(state.players, state.current))
+    return evolve(state, phase=Phase.SUBJECT, history=state.history + (done,),
+                  current=_new_round(state.players, state.seed, state.options, number + 1),
+                  deadline=None, paused_remaining=None)
 
 
-ACTIONS = {
-    "start_timer": _start_timer,
-    "pause_timer": _pause_timer,
-    "resume_timer": _resume_timer,
-    "restart_timer": _restart_timer,
-    "pencils_down": _pencils_down,
-    "subject_card": _subject_card,
-    "doodle": _doodle,
-    "vote": _vote,
-    "reveal": _reveal,
-    "next_round": _next_round,
-}
+ACTIONS = Actions(TITLE, {
+    StartTimer: _start_timer,
+    PauseTimer: _pause_timer,
+    ResumeTimer: _resume_timer,
+    RestartTimer: _restart_timer,
+    PencilsDown: _pencils_down,
+    SubjectCard: _subject_card,
+    Doodle: _doodle,
+    Vote: _vote,
+    Reveal: _reveal,
+    NextRound: _next_round,
+})
 
 
-def apply(state: State, actor: Any, action: Mapping[str, Any], now: float) -> State:
-    """The state after ``actor`` (a seat or HOST) takes ``action`` at time ``now`` (seconds)."""
-    now = _clock(now)
-    require(isinstance(action, Mapping), "An action must be a set of named values.")
-    kind = action.get("type")
-    require(isinstance(kind, str) and kind in ACTIONS, f"Doodles has no action called “{kind}”.")
-    require(actor == HOST or _whole_number(actor), "You are not seated in this game.")
-    if actor != HOST:
-        seat_of(state.players, actor)
-    if state.phase is Phase.OVER and kind not in ("vote", "reveal", "next_round"):
-        raise RuleError("The game is over.")
-    return ACTIONS[kind](state, actor, action, now)
+# --- what leaves the engine -------------------------------------------------------------------
 
 
-def legal_actions(state: State, now: float) -> list[tuple[Any, dict]]:
-    """A sample of legal moves at time ``now``, for random play."""
-    now = _clock(now)
-    moves: list[tuple[Any, dict]] = []
-    rnd, n = state.current, len(state.players)
-    if state.phase is Phase.SUBJECT:
-        moves.append((HOST, {"type": "start_timer"}))
-        if state.subject_cards == "physical":
-            moves.append((HOST, {"type": "subject_card", "words": ["stool", "chair", "bench"]}))
-    elif state.phase is Phase.DOODLE:
-        moves.append((HOST, {"type": "pencils_down"}))
-        moves.append((HOST, {"type": "restart_timer"}))
-        if state.paused_remaining is not None:
-            moves.append((HOST, {"type": "resume_timer"}))
-        elif not _time_up(state, now):
-            moves.append((HOST, {"type": "pause_timer"}))
-            if state.doodle_on_phone:
-                for p in state.players:
-                    moves.append((p.seat, {"type": "doodle", "doodle": f"M0 0 L{p.seat} {now:.0f}"}))
-    if state.phase is Phase.VOTE or _time_up(state, now):
-        for v, voter in enumerate(state.players):
-            missing = [a for a in range(n) if a != v and not rnd.votes[v][a]]
-            for a in missing[:1] or [a for a in range(n) if a != v][:1]:
-                for subject in SUBJECTS:
-                    moves.append(
-                        (voter.seat, {"type": "vote", "artist": state.players[a].seat, "subject": subject})
-                    )
-    elif state.phase is Phase.REVEAL:
-        # Naming the artist (and below, the round) makes a repeated tap harmless.
-        moves.append((HOST, {"type": "reveal", "artist": state.players[rnd.revealed].seat}))
-    elif state.phase is Phase.SCORES:
-        moves.append((HOST, {"type": "next_round", "round": rnd.number + 1}))
-    return moves
+def waiting_for(state: State) -> frozenset[int]:
+    """The seats still to vote; during the other phases the game waits for the host or the timer."""
+    if state.phase is not Phase.VOTE:
+        return frozenset()
+    return frozenset(p.seat for p in state.players if not _all_voted(state, state.current, p.seat))
 
 
-# --- views ---------------------------------------------------------------------------------------
+def _can(state: State, viewer: Any) -> list[str]:
+    """The moves ``viewer`` may make now. In the doodle phase a seat's ``vote`` is listed too: it is
+    accepted as soon as the deadline passes, which only the clock knows."""
+    phase, possible = state.phase, []
+    if phase is Phase.SUBJECT:
+        possible = ["start_timer"] + (["subject_card"] if state.options.subject_cards == "physical" else [])
+    elif phase is Phase.DOODLE:
+        paused = state.paused_remaining is not None
+        possible = ["resume_timer" if paused else "pause_timer", "restart_timer", "pencils_down"]
+        if not paused:
+            possible += ["vote"] + (["doodle"] if state.options.doodle_on_phone else [])
+    elif phase is Phase.VOTE:
+        possible = ["vote"] + ([] if state.current.votes else ["restart_timer"])
+    elif phase is Phase.REVEAL:
+        possible = ["reveal"]
+    elif phase is Phase.SCORES:
+        possible = ["next_round"]
+    return moves_for(ACTIONS, viewer, possible)
 
 
-def _reveal_entries(state: State, rnd: Round) -> list[dict]:
-    n = len(state.players)
+def _word(rnd: Round, subject: int) -> str | None:
+    return rnd.subject_card[subject - 1] if rnd.subject_card else None
+
+
+def _entries(players: Sequence[Player], rnd: Round, score: Score) -> list[dict]:
+    """The doodles revealed so far, each with its votes, its points and why (from ``score``)."""
     entries = []
-    for artist in range(rnd.revealed):
-        subject = rnd.subject_tokens[artist]
-        received = {v: rnd.votes[v][artist] for v in range(n) if v != artist}
-        points = score_doodle(artist, subject, received)
-        entries.append(
-            {
-                "artist": state.players[artist].seat,
-                "name": state.players[artist].name,
-                "subject": subject,
-                "word": _word(rnd, subject),
-                "votes": [
-                    {
-                        "voter": state.players[v].seat,
-                        "name": state.players[v].name,
-                        "subject": vote,
-                        "right": vote == subject,
-                        "points": points[v],
-                    }
-                    for v, vote in received.items()
-                ],
-                "guessed": sum(1 for vote in received.values() if vote == subject),
-                "artist_points": points[artist],
-            }
-        )
+    for artist in players[:rnd.revealed]:
+        subject = rnd.token(artist.seat)
+        mine = [r for r in score.reasons
+                if r.rule in VOTER_RULES and r.detail["artist"] == artist.name
+                or r.rule in ARTIST_RULES and r.who == artist.name]
+        voter_points = {r.who: r.points for r in mine if r.rule in VOTER_RULES}
+        votes = []
+        for voter in players:
+            if voter.seat == artist.seat:
+                continue
+            vote = rnd.vote(voter.seat, artist.seat)
+            votes.append({"voter": voter.seat, "name": voter.name, "subject": vote, "right": vote == subject,
+                          "points": voter_points[voter.name]})
+        entries.append({
+            "artist": artist.seat,
+            "name": artist.name,
+            "subject": subject,
+            "word": _word(rnd, subject),
+            "votes": votes,
+            "guessed": score.facts["guessed"][artist.name],
+            "artist_points": sum(r.points for r in mine if r.rule in ARTIST_RULES),
+            "reasons": [r.as_json() for r in mine],
+        })
     return entries
 
 
-def _points_list(state: State, points: list[int]) -> list[dict]:
-    return [{"seat": p.seat, "name": p.name, "points": points[i]} for i, p in enumerate(state.players)]
+def _points_list(players: Sequence[Player], score: Score) -> list[dict]:
+    return [{"seat": p.seat, "name": p.name, "points": score.points[p.name]} for p in players]
 
 
 def view(state: State, viewer: Any) -> dict:
     """What ``viewer`` (a seat, HOST or TABLE) may see: never another seat's unrevealed secret."""
-    me = None
-    if viewer != HOST and viewer is not TABLE:
-        me = _index(state, viewer)
-    rnd, n = state.current, len(state.players)
-    totals, guessed = _totals(state)
+    me = None if viewer is TABLE or viewer == HOST else seat_of(state.players, viewer).seat
+    rnd, n, phase = state.current, len(state.players), state.phase
+    scores = _scores(state)
+    standing = standings(table_of(state), scores)
+    current = scores[-1]
     names = [p.name for p in state.players]
-    phase = state.phase
+    guessed, right = _tally(names, scores, "guessed"), _tally(names, scores, "right_guesses")
     done_doodling = phase in (Phase.VOTE, Phase.REVEAL, Phase.SCORES, Phase.OVER)
-    players = []
-    for i, p in enumerate(state.players):
-        cast = sum(1 for a, vote in enumerate(rnd.votes[i]) if a != i and vote)
-        players.append(
-            {
-                "seat": p.seat,
-                "name": p.name,
-                "score": totals[i],
-                "guessed": guessed[i],
-                "votes_cast": cast,
-                "voted": cast == n - 1,
-            }
-        )
-    round_points, _ = _round_results(state, rnd)
-    result: dict[str, Any] = {
-        "game": NAME,
-        "title": TITLE,
-        "phase": phase.value,
+    facts = {}
+    for p in state.players:
+        cast = sum(1 for v, _, _ in rnd.votes if v == p.seat)
+        facts[p.seat] = {"guessed": guessed[p.name], "right_guesses": right[p.name],
+                         "votes_cast": cast, "voted": cast == n - 1}
+    details: dict[str, Any] = {
         "round": rnd.number,
-        "rounds": state.rounds,
-        "options": state.options,
-        "players": players,
+        "rounds": state.options.rounds,
+        "options": state.options.model_dump(),
         "first_player": state.players[0].seat,
-        "waiting_for": sorted(waiting_for(state)),
-        "subject_card": {
-            "words": list(rnd.subject_card) or None,
-            "physical": state.subject_cards == "physical",
-        },
+        "subject_card": {"words": list(rnd.subject_card) or None,
+                         "physical": state.options.subject_cards == "physical"},
         "timer": {
-            "seconds": state.timer_seconds,
+            "seconds": state.options.timer_seconds,
             "started": phase is not Phase.SUBJECT,
             "deadline": state.deadline,
             "paused": state.paused_remaining is not None,
             "paused_remaining": state.paused_remaining,
             "pencils_down": done_doodling,
         },
-        "doodles": (
-            [{"seat": p.seat, "name": p.name, "doodle": rnd.doodles[i]} for i, p in enumerate(state.players)]
-            if state.doodle_on_phone and done_doodling
-            else None
-        ),
+        "doodles": ([{"seat": p.seat, "name": p.name, "doodle": rnd.doodle(p.seat)} for p in state.players]
+                    if state.options.doodle_on_phone and done_doodling else None),
         "reveal": {
             "order": [p.seat for p in state.players],
-            "revealed": _reveal_entries(state, rnd),
-            "next_artist": state.players[rnd.revealed].seat
-            if phase is Phase.REVEAL and rnd.revealed < n
-            else None,
+            "revealed": _entries(state.players, rnd, current),
+            "next_artist": state.players[rnd.revealed].seat if phase is Phase.REVEAL and rnd.revealed < n else None,
         },
-        "round_points": _points_list(state, round_points),
+        "round_points": _points_list(state.players, current),
         "history": [
-            {
-                "round": past.number,
-                "subject_card": list(past.subject_card) or None,
-                "reveal": _reveal_entries(state, past),
-                "points": _points_list(state, _round_results(state, past)[0]),
-            }
+            {"round": past.round.number, "subject_card": list(past.round.subject_card) or None,
+             "reveal": _entries(state.players, past.round, past.score),
+             "points": _points_list(state.players, past.score)}
             for past in state.history
         ],
+        "standings": standing.as_json(),
     }
+    you = None
     if me is not None:
-        subject = rnd.subject_tokens[me]
-        result["you"] = {
-            "seat": state.players[me].seat,
-            "name": state.players[me].name,
+        subject = rnd.token(me)
+        you = {
             "subject": subject,
             "word": _word(rnd, subject),
-            "votes": [
-                {"artist": state.players[a].seat, "name": names[a], "subject": vote or None}
-                for a, vote in enumerate(rnd.votes[me])
-                if a != me
-            ],
-            "voted": _all_voted(rnd, me),
-            "doodle": rnd.doodles[me] if state.doodle_on_phone else None,
+            "votes": [{"artist": p.seat, "name": p.name, "subject": rnd.vote(me, p.seat)}
+                      for p in state.players if p.seat != me],
+            "voted": _all_voted(state, rnd, me),
+            "doodle": rnd.doodle(me) if state.options.doodle_on_phone else None,
         }
-    if phase is Phase.OVER:
-        final = ranking(list(range(n)), totals, guessed)
-        result["winners"] = [names[i] for i in final["winners"]]
-        result["ranking"] = [
-            {
-                "seat": state.players[row["player"]].seat,
-                "name": names[row["player"]],
-                "score": row["score"],
-                "guessed": row["guessed"],
-                "place": row["place"],
-            }
-            for row in final["ranking"]
-        ]
-        tie = final["tie_break"]
-        result["tie_break"] = None
-        if tie is not None:
-            result["tie_break"] = {
-                "tied": [names[i] for i in tie["tied"]],
-                "decided_by": tie["decided_by"],
-                "winners": [names[i] for i in tie["winners"]],
-                "explanation": _explain_tie(names, totals, guessed, tie),
-            }
-    return result
+    over = phase is Phase.OVER
+    if over:
+        seat = {p.name: p.seat for p in state.players}
+        details["ranking"] = [{"seat": seat[r.side], "name": r.side, "score": r.total, "guessed": guessed[r.side],
+                               "right_guesses": right[r.side], "place": r.place} for r in standing.ranking]
+        tie = standing.tie_break
+        details["tie_break"] = None if tie is None else _tie_json(tie, standing.winners)
+    by_name = {p.name: p.seat for p in state.players}
+    return envelope(game=NAME, title=TITLE, phase=phase, players=state.players,
+                    scores={by_name[name]: total for name, total in standing.totals.items()}, viewer=viewer,
+                    you=you, can=_can(state, viewer), waiting_for=waiting_for(state),
+                    winners=standing.winners if over else (), player_facts=facts, **details)
 
 
-def _explain_tie(names: list[str], totals: list[int], guessed: list[int], tie: dict) -> str:
-    tied = tie["tied"]
-    listed = ", ".join(f"{names[i]} {guessed[i]}" for i in tied)
-    head = f"{' and '.join(names[i] for i in tied)} tied on {totals[tied[0]]} points; doodles guessed: {listed}."
-    if tie["decided_by"] == "guessed":
-        return head + f" Most guessed doodles wins: {', '.join(names[i] for i in tie['winners'])}."
-    return head + " Still tied, so they share the win."
+def lobby_view(players: Sequence[Player], options: Any) -> dict:
+    """Nothing beyond the room's own lobby."""
+    return {}
+
+
+def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]]:
+    """A sample of legal moves at time ``now``, for random play: the host's, a doodle or two per
+    seat, and per voter the three numbers for one artist (the first they have not voted for)."""
+    now = _clock(now)
+    moves: list[tuple[int | str, dict]] = []
+    rnd, phase = state.current, state.phase
+    if phase is Phase.SUBJECT:
+        moves.append((HOST, {"type": "start_timer"}))
+        if state.options.subject_cards == "physical":
+            moves.append((HOST, {"type": "subject_card", "words": ["stool", "chair", "bench"]}))
+    elif phase is Phase.DOODLE:
+        moves.append((HOST, {"type": "pencils_down"}))
+        moves.append((HOST, {"type": "restart_timer"}))
+        if state.paused_remaining is not None:
+            moves.append((HOST, {"type": "resume_timer"}))
+        elif not _time_up(state, now):
+            moves.append((HOST, {"type": "pause_timer"}))
+            if state.options.doodle_on_phone:
+                for p in state.players:
+                    moves.append((p.seat, {"type": "doodle", "doodle": f"M0 0 L{p.seat} {now:.0f}"}))
+    if phase is Phase.VOTE or _time_up(state, now):
+        for voter in state.players:
+            others = [p.seat for p in state.players if p.seat != voter.seat]
+            missing = [a for a in others if rnd.vote(voter.seat, a) is None]
+            artist = (missing or others)[0]
+            for subject in SUBJECTS:
+                if rnd.vote(voter.seat, artist) != subject:
+                    moves.append((voter.seat, {"type": "vote", "artist": artist, "subject": subject}))
+    elif phase is Phase.REVEAL:
+        # Naming the artist (and below, the round) makes a repeated tap harmless.
+        moves.append((HOST, {"type": "reveal", "artist": state.players[rnd.revealed].seat}))
+    elif phase is Phase.SCORES:
+        moves.append((HOST, {"type": "next_round", "round": rnd.number + 1}))
+    return moves
+
+
+# --- the score-only helper and the scoring API -------------------------------------------------
+
+Subject = Annotated[int, Field(strict=True, ge=-LIMIT, le=LIMIT)]  # the engine says 1, 2 or 3, naming whose
+Subjects = Annotated[dict[Name, Subject], Field(max_length=MAX_PLAYERS)]
+Votes = Annotated[dict[Name, Annotated[dict[Name, Subject], Field(max_length=MAX_PLAYERS)]],
+                  Field(max_length=MAX_PLAYERS)]
+
+
+class ScoreRequest(Declared):
+    """``POST /api/v1/score/doodles``: one round in names: every player's subject number, and every
+    player's vote for every other player's doodle."""
+
+    players: Annotated[list[Name], Field(max_length=MAX_PLAYERS)]
+    subjects: Subjects
+    votes: Votes
+
+
+class SheetOptions(Declared):
+    """A score sheet's options: the live game's round counts and tie-break."""
+
+    rounds: Rounds = _rounds_field()
+    tie_break: TieBreakRule = _tie_break_field()
+
+
+class RoundEntry(Declared):
+    """One round as the score sheet enters it, artist by artist as the rulebook reveals them: the
+    votes each doodle got (``votes[voter][artist]``), then the word it was (``subjects[artist]``)."""
+
+    subjects: Subjects
+    votes: Votes
+
+
+class _Scoring:
+    """Doodles played with the box alone: each round entered, the game's own scoring and end."""
+
+    Request = ScoreRequest
+    SheetOptions = SheetOptions
+    Round = RoundEntry
+    teams = None
+    single_entry = False
+    players = (MIN_PLAYERS, MAX_PLAYERS)
+
+    def answer(self, request: ScoreRequest) -> dict:
+        score = score_round(request.players, request.subjects, request.votes)
+        return {"points": dict(score.points), "guessed": dict(score.facts["guessed"]),
+                "reasons": [r.as_json() for r in score.reasons]}
+
+    def table(self, players: Sequence[str], teams: Any, options: Any) -> Table:
+        require(not teams, "%(game)s is not played in teams.", game=TITLE)
+        require(MIN_PLAYERS <= len(players) <= MAX_PLAYERS,
+                "%(game)s takes %(least)s to %(most)s players; %(count)s are listed.",
+                game=TITLE, least=MIN_PLAYERS, most=MAX_PLAYERS, count=len(players))
+        require(len(set(players)) == len(players), "Each player must have a different name.")
+        return Table(players=tuple(players),
+                     options=read_model(SheetOptions, options, "option", "The options must be a set of named choices."))
+
+    def score(self, table: Table, before: Sequence[Score], entry: RoundEntry) -> Score:
+        """Nothing carries over from one round to the next: ``before`` only counts the rounds."""
+        return score_round(list(table.players), entry.subjects, entry.votes)
+
+    def standings(self, table: Table, rounds: Sequence[Score]) -> Standings:
+        return standings(table, rounds)
+
+    def form(self, table: Table, standing: Standings) -> dict:
+        """What the round form offers: the numbers 1 to 3 (a bag of three of each), the artists in
+        reveal order (clockwise from the first player) with who votes on each, the round, and
+        empty choices to start from."""
+        players = list(table.players)
+        return {
+            "subjects": list(SUBJECTS),
+            "tokens_per_number": TOKENS_PER_NUMBER,
+            "artists": players,
+            "voters": {artist: [p for p in players if p != artist] for artist in players},
+            "round": standing.next.get("round"),
+            "first_player": standing.next.get("first_player", players[0]),
+            "rounds_total": standing.rounds_total,
+            "tie_break": table.options.tie_break,
+            "defaults": {"subjects": {}, "votes": {}},
+        }
+
+
+SCORING = _Scoring()

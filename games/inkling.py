@@ -18,72 +18,99 @@ The rules (``shared/rulebooks/inkling.txt``), as this engine plays them:
 
 Readings chosen where the rulebook leaves room:
 
-- Left is the next player clockwise (the next seat in seating order), right the previous one.
-- A guess matches a clue word when they are equal ignoring case, accents and surrounding (or
-  repeated) spaces. A clue word counts once however many guesses found it. Every guess written
-  counts towards the seven and towards the tie-break, right or wrong.
-- Before the scores are final the host may accept a near miss (a plural, a typo): the guess then
-  counts as the clue word the host names. The review suggests the likely word for each unmatched
-  guess, but only the host decides.
-- The guess sheet has seven numbered lines per neighbour, like the paper scoresheet. A ``guess``
-  without a line number writes on the first free line; writing a word already on that column is
-  already in effect and changes nothing. A line of this round can be rewritten or cleared.
-- A round's arranging ends when every player has said they are done, and its guessing when every
-  player has said they are done; guesses can be added until then. Arrangements are fixed during
-  the guessing.
-- Clue cards are always dealt by the app (they are the secret that matters most). Ink cards are
-  either physical (the app does not track them) or virtual: then the app deals the hands, the
-  phones lay out arrangements that everyone sees (a face-down card shows as a blank), and every
-  player chooses what to put back; when the last choice is in, the cards go to the bottom of the
-  deck in seating order and everyone draws, in seating order, as many as they put back plus three.
-  The deck cannot run out: 6 players draw at most 60 cards over the game and 60 remain after the
-  deal.
+1. Left is the next player clockwise (the next seat in seating order), right the previous one.
+2. A guess matches a clue word when they are equal ignoring case, accents and surrounding (or
+   repeated) spaces. A clue word counts once however many guesses found it. Every guess written
+   counts towards the seven and towards the tie-break, right or wrong.
+3. Before the scores are final the host may accept a near miss (a plural, a typo): the guess then
+   counts as the clue word the host names. The scoring suggests the likely word for each unmatched
+   guess (``near_miss``), in live play and in the score-only helper alike, but only the host (or
+   whoever enters the scores) decides.
+4. The guess sheet has seven numbered lines per neighbour, like the paper scoresheet. A ``guess``
+   without a line number writes on the first free line; writing a word already on that column is
+   already in effect and changes nothing. A line of this round can be rewritten or cleared.
+5. A round's arranging ends when every player has said they are done, and its guessing when every
+   player has said they are done; guesses can be added until then. Arrangements are fixed during
+   the guessing.
+6. Clue cards are always dealt by the app (they are the secret that matters most). Ink cards are
+   either physical (the app does not track them) or virtual: then the app deals the hands, the
+   phones lay out arrangements that everyone sees (a face-down card shows as a blank), and every
+   player chooses what to put back. An arrangement is a list of cards in the order they were laid
+   (the order the table reads them in, and the stacking order: later on top), each with its place
+   on a 100 x 100 table, its turn in degrees and whether it lies face down; the engine keeps that
+   order as sent.
+7. The virtual draw (issue 16: what one seat sees may not depend on another seat's secret): when
+   the last put-back choice is in, every player, in seating order, has the next five cards off the
+   top of the deck set aside (two to replace the most they may put back, and three), draws from
+   the top of those five as many as they put back plus three, and the rest of their five go under
+   the deck, followed by the cards put back in seating order. Drawing one after another from one
+   pile would give the second player different cards depending on how many the first put back.
+   The deck cannot run out, and nobody ever draws a card from under it: 6 players take 30 cards
+   off the top at each of the two draws and 60 remain after the deal.
+8. The ranking: the fewest-guesses tie-break decides between players level on the most points
+   (the winners); players level lower down share their place.
 
-Actions (``apply(state, actor, action, now)``; Inkling ignores ``now``):
+Live play: phases ``arrange`` -> ``guess`` -> (virtual ink) ``draw`` -> ``arrange`` ... -> after
+the third guessing ``review`` (the clue cards are revealed; the host rules on near misses) ->
+``over`` (the host's ``confirm_scores``). The moves are the :class:`Action` models below
+(``ACTIONS``); ``apply(state, actor, action, now)`` ignores ``now``.
 
-- a seat: ``arrange`` ``{"cards": [{"card": n, "x": 0-100, "y": 0-100, "rotation": degrees,
-  "face_down": bool}]}`` (virtual ink, arrange phase; list order is stacking order, later on top);
-  ``finish_arranging``; ``guess`` ``{"neighbour": seat, "word": str, "slot": 1-7}`` (``slot``
-  optional; an empty word clears a line of this round); ``finish_guessing``; ``put_back``
-  ``{"cards": [n, ...]}`` (0 to 2 cards of the hand; virtual ink, draw phase).
-- host, in the review after round three: ``accept`` ``{"guesser": seat, "neighbour": seat,
-  "slot": 1-7, "clue": word}``; ``unaccept`` ``{"guesser", "neighbour", "slot"}``;
-  ``confirm_scores`` (the scores are final, the game is over).
+Scoring is one implementation shared by live play, the stateless scoring API and the score sheet:
+``mark_guesses`` (which guess found which clue word, and the near miss it may be), ``score_game``
+(clue cards and guesses, by name) and ``score_from_guessing`` (guessing scores worked out on
+paper) return a :class:`Score` whose points come from its reasons (``guessed_word`` or
+``guessing_score``, and ``ink_score``: the ink and the totals are summed in one place), and
+``standings`` gives the totals, the winners and the tie-break as data. The whole game is one
+scored entry.
 
 Secrecy: before the clue cards are revealed nobody but the player sees their clue words, guesses,
-hand or put-back cards; the host and table see who has finished each step, never what.
+hand or put-back cards; the host and table see who has finished each step, never what. No refusal
+depends on another seat's secret: every check of a guess, an arrangement or a put-back choice looks
+at the player's own sheet and hand only, and the draw (reading 7) gives every other seat the same
+cards whatever one seat put back.
 """
 
 from __future__ import annotations
 
 import math
+import typing
 import unicodedata
-from dataclasses import dataclass, replace
-from enum import Enum
+from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import lru_cache
-from typing import Any, Hashable, Iterable, Mapping, Sequence
+from typing import Annotated, Any, Iterable, Literal, Mapping, Sequence, TypeVar
+
+from pydantic import BeforeValidator, Field, model_validator
 
 from games import content
-from games.base import HOST, TABLE, Player, RuleError, check_names, require, rng_for, seat_of
+from games.base import (
+    HOST, LIMIT, TABLE, Action, Actions, Count, Declared, GameOptions, N_, Name, Player, Reason,
+    RuleError, Say, Score, Seat, Standings, Table, TieBreak, envelope, evolve, is_number,
+    moves_for, ranking, read_model, read_options, require, rng_for, seat_of, sum_points,
+)
 
 NAME = "inkling"
 TITLE = "Inkling"
 LANGUAGES = content.LANGUAGES
-OPTIONS = {"ink_cards": "physical", "language": "en"}
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 ROUNDS = 3
 GUESSES_PER_NEIGHBOUR = 7
+MOST_GUESSES = 2 * GUESSES_PER_NEIGHBOUR  # over the whole game, both neighbours
 HAND_SIZE = 8
 DRAW_EXTRA = 3
 MAX_PUT_BACK = 2
+DRAW_SHARE = MAX_PUT_BACK + DRAW_EXTRA  # the cards set aside for each player at a draw (reading 7)
+MOST_IN_HAND = HAND_SIZE + (ROUNDS - 1) * DRAW_EXTRA
 CLUE_VALUES = (1, 1, 2, 2, 3, 3)
+MOST_POINTS = sum(CLUE_VALUES)  # a guessing score for one neighbour is at most this
 MAX_GUESS_CHARS = 40
 TABLE_AREA = 100  # arrangement coordinates run from 0 to 100 in both directions
-LEFT, RIGHT = 0, 1
 SIDES = ("left", "right")
 
+T = TypeVar("T")
 
-class Phase(str, Enum):
+
+class Phase(StrEnum):
     """Where the game is: arranging, guessing, drawing, reviewing the scores, over."""
 
     ARRANGE = "arrange"
@@ -93,12 +120,215 @@ class Phase(str, Enum):
     OVER = "over"
 
 
+REVEAL_PHASES = frozenset({Phase.REVIEW, Phase.OVER})
+
+
+# --- declared data: the options -----------------------------------------------------------------
+
+InkCards = Annotated[Literal["physical", "virtual"],
+                     Say(N_("Ink cards are either “physical” (from the box) or “virtual” (dealt by the app)."))]
+Language = Annotated[Literal["en", "it", "pl"], Say(N_("The cards are available in English, Italian and Polish."))]
+assert set(typing.get_args(typing.get_args(Language)[0])) == set(LANGUAGES), "a deck language is not an option"
+
+
+class Options(GameOptions):
+    """Inkling's room options."""
+
+    game_title = TITLE
+
+    ink_cards: InkCards = Field("physical", title="Ink (letter) cards", json_schema_extra={
+        "labels": {"physical": "Physical: from the box", "virtual": "Virtual: the app deals each phone a hand"}})
+    language: Language = Field("en", title="Language of the cards", json_schema_extra={
+        "labels": {"en": "English", "it": "Italiano", "pl": "Polski"}})
+
+
+OPTIONS = Options().model_dump()  # the defaults
+
+
+# --- declared data: the moves -------------------------------------------------------------------
+# ``Say`` gives one sentence for anything wrong with a move's field. Where a field needs one
+# sentence per rule (a guess too long, or not printable), or lies inside a list (a card laid out),
+# a check before pydantic's own refuses with the game's sentence; the bounds stay declared for the
+# schema.
+
+
+def _real(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _card_number(value: Any) -> Any:
+    require(is_number(value) and 0 <= value <= LIMIT, "That ink card is not in your hand.")
+    return value
+
+
+def _on_table(value: Any) -> Any:
+    require(_real(value) and 0 <= value <= TABLE_AREA, "Lay the ink cards out within the table area.")
+    return value
+
+
+def _degrees(value: Any) -> Any:
+    require(_real(value) and abs(value) <= LIMIT, "Turn an ink card by a number of degrees.")
+    return value
+
+
+def _face(value: Any) -> Any:
+    require(isinstance(value, bool), "An ink card is either face up or face down.")
+    return value
+
+
+def _guess_word(value: Any) -> Any:
+    require(isinstance(value, str), "Write your guess as a word.")
+    word = " ".join(value.split())
+    require(len(word) <= MAX_GUESS_CHARS, "A guess can be at most %(count)s characters long.",
+            count=MAX_GUESS_CHARS)
+    require(word.isprintable(), "A guess can only contain letters and ordinary characters.")
+    return word
+
+
+def _line_to_write(value: Any) -> Any:
+    if value is None:
+        return value
+    require(is_number(value) and value >= 1, "Guess lines are numbered from 1.")
+    require(value <= GUESSES_PER_NEIGHBOUR, "You have only %(count)s guesses for each neighbour.",
+            count=GUESSES_PER_NEIGHBOUR)
+    return value
+
+
+def _line_to_review(value: Any) -> Any:
+    require(is_number(value) and 1 <= value <= GUESSES_PER_NEIGHBOUR, "Guess lines are numbered 1 to %(count)s.",
+            count=GUESSES_PER_NEIGHBOUR)
+    return value
+
+
+def _cards_put_back(value: Any) -> Any:
+    require(isinstance(value, list) and all(is_number(c) and 0 <= c <= LIMIT for c in value),
+            "List the ink cards you put back.")
+    require(len(value) <= MAX_PUT_BACK, "You can put back at most %(count)s ink cards.", count=MAX_PUT_BACK)
+    return value
+
+
+CardNumber = Annotated[int, BeforeValidator(_card_number), Field(strict=True, ge=0, le=LIMIT)]
+Coordinate = Annotated[float, BeforeValidator(_on_table), Field(strict=True, ge=0, le=TABLE_AREA)]
+GuessText = Annotated[str, BeforeValidator(_guess_word), Field(strict=True, max_length=MAX_GUESS_CHARS)]
+LineNumber = Annotated[int, Field(strict=True, ge=1, le=GUESSES_PER_NEIGHBOUR)]
+Guesser = Annotated[Seat, Say(N_("Say whose guess it is by their seat."))]
+Neighbour = Annotated[Seat, Say(N_("Say whose words you are guessing by their seat."))]
+
+
+class Laid(Declared):
+    """One ink card laid out: which card of the hand, where (0 to 100 across and down), turned by
+    how many degrees, face up or down."""
+
+    card: CardNumber
+    x: Coordinate
+    y: Coordinate
+    rotation: Annotated[float, BeforeValidator(_degrees), Field(strict=True, ge=-LIMIT, le=LIMIT)] = 0.0
+    face_down: Annotated[bool, BeforeValidator(_face), Field(strict=True)] = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _a_place(cls, data: Any) -> Any:
+        require(isinstance(data, Mapping), "Each ink card laid out needs a place on the table.")
+        return data
+
+
+class Arrange(Action):
+    """Lay ink cards of your hand out on the table (virtual ink, arrange phase): the cards in the
+    order they were laid, later ones on top. Sending the whole layout again replaces it."""
+
+    type: Literal["arrange"]
+    cards: Annotated[list[Laid], Field(max_length=MOST_IN_HAND), Say(N_("List the ink cards you lay out."))]
+    by = "seat"
+    not_yours = N_("Only a player can arrange ink cards.")
+
+
+class FinishArranging(Action):
+    """You are done arranging this round (the guessing starts when everyone is)."""
+
+    type: Literal["finish_arranging"]
+    by = "seat"
+    not_yours = N_("Only a player can finish arranging.")
+
+
+class Guess(Action):
+    """Write a guess for one of your neighbours' words, on line ``slot`` (1 to 7; without it, the
+    first free line). An empty word clears a line of this round."""
+
+    type: Literal["guess"]
+    neighbour: Neighbour
+    word: GuessText
+    slot: Annotated[LineNumber | None, BeforeValidator(_line_to_write)] = None
+    by = "seat"
+    not_yours = N_("Only a player can guess.")
+    secret = True
+
+
+class FinishGuessing(Action):
+    """You are done guessing this round (the round ends when everyone is)."""
+
+    type: Literal["finish_guessing"]
+    by = "seat"
+    not_yours = N_("Only a player can finish guessing.")
+
+
+class PutBack(Action):
+    """The ink cards (none, one or two of your hand) you put back before drawing (virtual ink,
+    draw phase); the choice may change until everyone has chosen."""
+
+    type: Literal["put_back"]
+    cards: Annotated[list[Annotated[int, Field(strict=True, ge=0, le=LIMIT)]], BeforeValidator(_cards_put_back),
+                     Field(max_length=MAX_PUT_BACK)] = []
+    by = "seat"
+    not_yours = N_("Only a player can put back ink cards.")
+    secret = True
+
+
+class Accept(Action):
+    """In the review: the guess on one sheet line counts as the clue word ``clue`` (a near miss)."""
+
+    type: Literal["accept"]
+    guesser: Guesser
+    neighbour: Neighbour
+    slot: Annotated[LineNumber, BeforeValidator(_line_to_review)]
+    clue: Annotated[str, Field(strict=True, max_length=MAX_GUESS_CHARS),
+                    Say(N_("Say which clue word the guess stands for."))]
+    by = "host"
+    not_yours = N_("Only the host screen can accept a near miss.")
+
+
+class Unaccept(Action):
+    """In the review: take back the acceptance of a near miss on one sheet line."""
+
+    type: Literal["unaccept"]
+    guesser: Guesser
+    neighbour: Neighbour
+    slot: Annotated[LineNumber, BeforeValidator(_line_to_review)]
+    by = "host"
+    not_yours = N_("Only the host screen can withdraw a near miss.")
+
+
+class ConfirmScores(Action):
+    """In the review: the scores are final, and the game is over."""
+
+    type: Literal["confirm_scores"]
+    by = "host"
+    not_yours = N_("Only the host screen can confirm the scores.")
+
+
+# --- the state ----------------------------------------------------------------------------------
+
+ClueCard = tuple[tuple[str, int], ...]  # six (word, value) pairs, in the order printed
+
+
 @dataclass(frozen=True)
-class Guess:
-    """A word written on the guess sheet, and the round it was written in."""
+class Line:
+    """A word written on a line of the guess sheet, and the round it was written in."""
 
     word: str
     round: int
+
+
+Sheet = tuple  # GUESSES_PER_NEIGHBOUR lines, each a Line or None
 
 
 @dataclass(frozen=True)
@@ -116,50 +346,60 @@ class Placement:
 class Acceptance:
     """The host's ruling that the guess on one sheet line counts as a clue word (a near miss)."""
 
-    guesser: int  # player index
-    side: int  # LEFT or RIGHT
-    slot: int  # 0-based line
+    guesser: int  # seat
+    neighbour: int  # seat
+    slot: int  # the line, 1 to 7
     clue: str
-
-
-Sheet = tuple  # GUESSES_PER_NEIGHBOUR entries, each a Guess or None
 
 
 @dataclass(frozen=True)
 class State:
-    """A whole game of Inkling; everything per player is indexed by seating order."""
+    """A whole game of Inkling; everything per player is keyed by seat (``..._of[seat]``). The
+    mappings are never changed once made: every move makes new ones."""
 
     players: tuple[Player, ...]
+    options: Options
     seed: int
-    ink_cards: str
-    language: str
     phase: Phase
     round: int
-    clue_cards: tuple[tuple[tuple[str, int], ...], ...]
-    sheets: tuple[tuple[Sheet, Sheet], ...]
-    finished: frozenset[int] = frozenset()  # players done with the current step
-    hands: tuple[tuple[int, ...], ...] = ()  # virtual ink: card numbers in each hand
+    clue_card_of: Mapping[int, ClueCard]
+    sheet_of: Mapping[int, Mapping[int, Sheet]]  # guesser -> neighbour (left, then right) -> lines
+    finished: frozenset[int] = frozenset()  # seats done with the current step
+    hand_of: Mapping[int, tuple[int, ...]] = field(default_factory=dict)  # virtual ink: card numbers
     deck: tuple[int, ...] = ()  # virtual ink: the draw deck, top first
-    arrangements: tuple[tuple[Placement, ...], ...] = ()
-    put_back: tuple[tuple[int, ...] | None, ...] = ()  # choices in the draw phase
-    last_put_back: tuple[tuple[int, ...], ...] = ()  # the previous draw's choices
+    arrangement_of: Mapping[int, tuple[Placement, ...]] = field(default_factory=dict)
+    put_back_of: Mapping[int, tuple[int, ...]] = field(default_factory=dict)  # the choices made so far
+    last_put_back_of: Mapping[int, tuple[int, ...]] = field(default_factory=dict)  # the last draw's
     accepted: tuple[Acceptance, ...] = ()
 
     @property
-    def options(self) -> dict:
-        """The normalised room options this game was set up with."""
-        return {"ink_cards": self.ink_cards, "language": self.language}
+    def ink_cards(self) -> str:
+        return self.options.ink_cards
+
+    @property
+    def language(self) -> str:
+        return self.options.language
 
     @property
     def virtual(self) -> bool:
         """Whether the app deals the ink cards."""
-        return self.ink_cards == "virtual"
+        return self.options.ink_cards == "virtual"
+
+    @property
+    def clue_cards(self) -> tuple[ClueCard, ...]:
+        """The clue cards in seating order (for reading; the state keeps them by seat)."""
+        return tuple(self.clue_card_of[p.seat] for p in self.players)
+
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]:
+        """The hands in seating order (for reading; empty with physical ink)."""
+        return tuple(self.hand_of[p.seat] for p in self.players) if self.virtual else ()
 
 
-# --- content -------------------------------------------------------------------------------------
+# --- content ------------------------------------------------------------------------------------
 
 
-def parse_clue_card(line: str) -> tuple[tuple[str, int], ...]:
+def parse_clue_card(line: str) -> ClueCard:
     """The six ``(word, value)`` pairs of a clue card line ``word:1 word:1 word:2 ... word:3``."""
     pairs = []
     for item in line.split():
@@ -173,7 +413,7 @@ def parse_clue_card(line: str) -> tuple[tuple[str, int], ...]:
 
 
 @lru_cache(maxsize=None)
-def clue_deck(language: str = "en") -> tuple[tuple[tuple[str, int], ...], ...]:
+def clue_deck(language: str = "en") -> tuple[ClueCard, ...]:
     """The clue cards in ``language``, in file order."""
     return tuple(parse_clue_card(line) for line in content.deck("inkling_clues", language))
 
@@ -188,7 +428,7 @@ def ink_deck(language: str = "en") -> tuple[str, ...]:
     return tuple(letters)
 
 
-# --- matching and scoring: plain data in, plain data out (shared with the score-only helper) ------
+# --- matching -----------------------------------------------------------------------------------
 
 # Letters with a stroke that Unicode does not decompose into letter + accent.
 _STROKED = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ħ": "h"})
@@ -231,96 +471,248 @@ def near_miss(guess: str, clue_words: Iterable[str]) -> str | None:
     return best
 
 
-def matched_clue_words(
-    clue_card: Mapping[str, int], guesses: Iterable[str], accepted: Iterable[str] = ()
-) -> set[str]:
-    """The clue words found by the guesses (exactly, or as a near miss the host accepted)."""
+@dataclass(frozen=True)
+class Mark:
+    """One guess on a sheet, checked against the neighbour's clue card: the clue word it found
+    (exactly, or as a near miss ``accepted``), whether it is the guess that counts that word (a
+    word counts once), the points it scores, and the near miss it may be when it found nothing."""
+
+    guess: str
+    match: str | None
+    accepted: bool
+    counted: bool
+    value: int
+    near_miss: str | None
+
+    def as_json(self) -> dict:
+        return {"guess": self.guess, "match": self.match, "accepted": self.accepted,
+                "counted": self.counted, "value": self.value, "near_miss": self.near_miss}
+
+
+def mark_guesses(clue_card: Mapping[str, int], guesses: Sequence[str],
+                 accepted: Mapping[int, str] | None = None) -> tuple[Mark, ...]:
+    """Every guess for one neighbour, in the order written, checked against their clue card;
+    ``accepted`` maps a guess's place in ``guesses`` to the clue word a near miss was accepted as.
+    An exact match comes before an accepted near miss; a clue word counts for its first guess."""
+    rulings = accepted or {}
     by_form = {normalize_word(w): w for w in clue_card}
-    found = {by_form[normalize_word(g)] for g in guesses if normalize_word(g) in by_form}
-    return found | {w for w in accepted if w in clue_card}
+    found: list[tuple[str | None, bool]] = []
+    for k, guess in enumerate(guesses):
+        exact = by_form.get(normalize_word(guess))
+        ruling = rulings.get(k)
+        if exact is None and ruling in clue_card:
+            found.append((ruling, True))
+        else:
+            found.append((exact, False))
+    matched = {word for word, _ in found if word is not None}
+    unmatched = [w for w in clue_card if w not in matched]
+    marks, counted = [], set()
+    for guess, (word, was_accepted) in zip(guesses, found):
+        first = word is not None and word not in counted
+        if word is not None:
+            counted.add(word)
+        marks.append(Mark(guess=guess, match=word, accepted=was_accepted, counted=first,
+                          value=clue_card[word] if first and word is not None else 0,
+                          near_miss=None if word is not None else near_miss(guess, unmatched)))
+    return tuple(marks)
 
 
-def guessing_score(
-    clue_card: Mapping[str, int], guesses: Iterable[str], accepted: Iterable[str] = ()
-) -> int:
+def guessing_score(clue_card: Mapping[str, int], guesses: Sequence[str]) -> int:
     """The points of a neighbour's clue words that the guesses found; each word counts once."""
-    return sum(clue_card[w] for w in matched_clue_words(clue_card, guesses, accepted))
+    return sum(mark.value for mark in mark_guesses(clue_card, guesses))
 
 
-def neighbours(players: Sequence[Hashable], player: Hashable) -> tuple[Hashable, Hashable]:
-    """``(left, right)``: the next player clockwise and the previous one."""
+def neighbours(players: Sequence[T], player: T) -> tuple[T, T]:
+    """``(left, right)``: the next player clockwise and the previous one (names or seats)."""
     i = list(players).index(player)
     return players[(i + 1) % len(players)], players[(i - 1) % len(players)]
 
 
+# --- scoring: names in, a Score out (live play, the scoring API and the score sheet) --------------
+
+
+def score_sheets(players: Sequence[str], clues: Mapping[str, Mapping[str, int]],
+                 guesses: Mapping[str, Mapping[str, Sequence[str]]],
+                 accepted: Mapping[str, Mapping[str, Mapping[int, str]]] | None = None) -> Score:
+    """The end of the game from checked data: each player's clue card, their guesses for each
+    neighbour (``guesses[guesser][neighbour]``, in the order written) and the near misses accepted
+    by place (``accepted[guesser][neighbour][k]``). Reasons: ``guessed_word`` for each clue word
+    found (its guesser, value, neighbour, word, the guess, whether accepted) and ``ink_score``;
+    facts: ``guessing``, ``ink``, ``guesses_made``, ``marked_guesses`` (every guess as
+    :meth:`Mark.as_json`) and ``suggested_near_misses`` (``{guesser: {neighbour: {guess: clue
+    word}}}``, the shape of the accepted ones in a scoring request)."""
+    rulings = accepted or {}
+    guessing: dict[str, dict[str, int]] = {}
+    marked: dict[str, dict[str, list[dict]]] = {}
+    suggested: dict[str, dict[str, dict[str, str]]] = {}
+    reasons: list[Reason] = []
+    for guesser in players:
+        guessing[guesser], marked[guesser] = {}, {}
+        for neighbour in dict.fromkeys(neighbours(players, guesser)):
+            words = list(guesses.get(guesser, {}).get(neighbour, []))
+            marks = mark_guesses(clues[neighbour], words, rulings.get(guesser, {}).get(neighbour, {}))
+            guessing[guesser][neighbour] = sum(m.value for m in marks)
+            marked[guesser][neighbour] = [m.as_json() for m in marks]
+            reasons.extend(Reason("guessed_word", guesser, m.value,
+                                  {"neighbour": neighbour, "word": m.match, "guess": m.guess,
+                                   "accepted": m.accepted})
+                           for m in marks if m.counted)
+            hints = {m.guess: m.near_miss for m in marks if m.near_miss is not None}
+            if hints:
+                suggested.setdefault(guesser, {})[neighbour] = hints
+    made = {g: sum(len(guesses.get(g, {}).get(n, [])) for n in guessing[g]) for g in players}
+    return _with_ink(players, guessing, made, reasons,
+                     {"marked_guesses": marked, "suggested_near_misses": suggested})
+
+
+def _with_ink(players: Sequence[str], guessing: Mapping[str, Mapping[str, int]],
+              made: Mapping[str, int] | None, reasons: list[Reason], facts: Mapping[str, Any]) -> Score:
+    """The one place ink scores and totals are made: my ink score for a neighbour is their
+    guessing score for me, and a total is the sum of every reason a player scored."""
+    ink = {p: {n: guessing[n][p] for n in guessing[p]} for p in players}
+    ordered: list[Reason] = []
+    for p in players:
+        ordered.extend(r for r in reasons if r.who == p)
+        ordered.extend(Reason("ink_score", p, ink[p][n], {"neighbour": n}) for n in ink[p])
+    points = {p: 0 for p in players}
+    for reason in ordered:
+        points[reason.who] += reason.points
+    return Score(points=points, reasons=tuple(ordered),
+                 facts={"guessing": {p: dict(guessing[p]) for p in players}, "ink": ink,
+                        "guesses_made": None if made is None else dict(made), **facts})
+
+
 def _check_names(players: Any) -> list[str]:
-    return check_names(players, TITLE, MIN_PLAYERS, MAX_PLAYERS)
+    require(isinstance(players, (list, tuple)) and all(isinstance(p, str) and p for p in players),
+            "The players must be a list of names in seating order.")
+    require(len(set(players)) == len(players), "Each player must have a different name.")
+    require(MIN_PLAYERS <= len(players) <= MAX_PLAYERS, "Inkling needs %(least)s to %(most)s players.",
+            least=MIN_PLAYERS, most=MAX_PLAYERS)
+    return list(players)
+
+
+def _check_player(players: Sequence[str], name: Any) -> None:
+    require(name in players, "There is no player called “%(name)s” in this game.", name=str(name)[:40])
 
 
 def _check_clue_card(name: str, card: Any) -> None:
-    require(isinstance(card, Mapping), f"{name}'s clue card is missing.")
-    require(
-        all(isinstance(w, str) and w.strip() for w in card),
-        f"{name}'s clue card has an empty word.",
-    )
-    values = sorted(card.values()) if all(isinstance(v, int) and not isinstance(v, bool) for v in card.values()) else None
-    require(
-        values == list(CLUE_VALUES),
-        f"{name}'s clue card must have six words: two worth 1, two worth 2 and two worth 3.",
-    )
-    require(
-        len({normalize_word(w) for w in card}) == len(card),
-        f"{name}'s clue card has the same word twice.",
-    )
+    require(isinstance(card, Mapping), "%(name)s's clue card is missing.", name=name)
+    require(all(isinstance(w, str) and w.strip() for w in card), "%(name)s's clue card has an empty word.",
+            name=name)
+    values = sorted(card.values()) if all(is_number(v) for v in card.values()) else None
+    require(values == list(CLUE_VALUES),
+            "%(name)s's clue card must have six words: two worth 1, two worth 2 and two worth 3.", name=name)
+    require(len({normalize_word(w) for w in card}) == len(card), "%(name)s's clue card has the same word twice.",
+            name=name)
 
 
-def _check_guesses(players: list[str], guesses: Any) -> dict:
+def _check_guesses(players: list[str], guesses: Any) -> dict[str, dict[str, list[str]]]:
     require(isinstance(guesses, Mapping), "Give each player's guesses per neighbour.")
-    result = {}
     for guesser in guesses:
-        require(guesser in players, f"There is no player called “{guesser}” in this game.")
+        _check_player(players, guesser)
+    result = {}
     for guesser in players:
         sheet = guesses.get(guesser, {})
-        require(isinstance(sheet, Mapping), f"{guesser}'s guesses must be listed per neighbour.")
-        beside = neighbours(players, guesser)
+        require(isinstance(sheet, Mapping), "%(guesser)s's guesses must be listed per neighbour.", guesser=guesser)
+        left, right = neighbours(players, guesser)
         for neighbour, words in sheet.items():
-            require(
-                neighbour in beside,
-                f"{guesser} can only guess the words of {beside[0]} and {beside[1]}.",
-            )
-            require(
-                isinstance(words, (list, tuple)) and all(isinstance(w, str) for w in words),
-                f"{guesser}'s guesses for {neighbour} must be a list of words.",
-            )
-            require(
-                len(words) <= GUESSES_PER_NEIGHBOUR,
-                f"{guesser} has more than {GUESSES_PER_NEIGHBOUR} guesses for {neighbour}.",
-            )
-        result[guesser] = {n: list(sheet.get(n, [])) for n in dict.fromkeys(beside)}
+            require(neighbour in (left, right), "%(guesser)s can only guess the words of %(left)s and %(right)s.",
+                    guesser=guesser, left=left, right=right)
+            require(isinstance(words, (list, tuple)) and all(isinstance(w, str) for w in words),
+                    "%(guesser)s's guesses for %(neighbour)s must be a list of words.",
+                    guesser=guesser, neighbour=neighbour)
+            require(len(words) <= GUESSES_PER_NEIGHBOUR,
+                    "%(guesser)s has more than %(count)s guesses for %(neighbour)s.",
+                    guesser=guesser, count=GUESSES_PER_NEIGHBOUR, neighbour=neighbour)
+        result[guesser] = {n: list(sheet.get(n, [])) for n in (left, right)}
     return result
 
 
-def _check_near_misses(players: list[str], clues: Mapping, guesses: dict, near_misses: Any) -> dict:
+def _check_near_misses(players: list[str], clues: Mapping, sheets: Mapping[str, Mapping[str, list[str]]],
+                       near_misses: Any) -> dict[str, dict[str, dict[int, str]]]:
     near_misses = {} if near_misses is None else near_misses
     require(isinstance(near_misses, Mapping), "Give the accepted near misses per player.")
-    accepted: dict = {g: {n: [] for n in guesses[g]} for g in players}
+    accepted: dict[str, dict[str, dict[int, str]]] = {g: {n: {} for n in sheets[g]} for g in players}
     for guesser, per_neighbour in near_misses.items():
-        require(guesser in players, f"There is no player called “{guesser}” in this game.")
+        _check_player(players, guesser)
         require(isinstance(per_neighbour, Mapping), "Give the accepted near misses per neighbour.")
         for neighbour, rulings in per_neighbour.items():
-            require(neighbour in guesses[guesser], f"{guesser} did not guess {neighbour}'s words.")
+            require(neighbour in sheets[guesser], "%(guesser)s did not guess %(neighbour)s's words.",
+                    guesser=guesser, neighbour=str(neighbour)[:40])
             require(isinstance(rulings, Mapping), "A near miss pairs a guess with a clue word.")
+            words = sheets[guesser][neighbour]
             for guess, clue in rulings.items():
-                require(
-                    guess in guesses[guesser][neighbour],
-                    f"{guesser} did not guess “{guess}” for {neighbour}.",
-                )
-                require(clue in clues[neighbour], f"{neighbour}'s clue card has no word “{clue}”.")
-                accepted[guesser][neighbour].append(clue)
+                require(guess in words, "%(guesser)s did not guess “%(guess)s” for %(neighbour)s.",
+                        guesser=guesser, guess=str(guess)[:40], neighbour=neighbour)
+                require(isinstance(clue, str) and clue in clues[neighbour],
+                        "%(name)s's clue card has no word “%(word)s”.", name=neighbour, word=str(clue)[:40])
+                for k, word in enumerate(words):
+                    if word == guess:
+                        accepted[guesser][neighbour][k] = clue
     return accepted
 
 
-def winners(players: Sequence[Hashable], totals: Mapping, guesses_made: Mapping | None = None) -> list:
+def score_game(
+    players: Sequence[str],
+    clues: Mapping[str, Mapping[str, int]],
+    guesses: Mapping[str, Mapping[str, Sequence[str]]],
+    near_misses: Mapping[str, Mapping[str, Mapping[str, str]]] | None = None,
+) -> Score:
+    """The end of the game by player name, from the clue cards and every guess sheet (see
+    :func:`score_sheets` for the reasons and facts). ``near_misses`` (optional) lists the near
+    misses accepted: ``{guesser: {neighbour: {guess: clue word}}}``. Refuses (RuleError) what
+    cannot have happened: a clue card that is not six words valued 1, 1, 2, 2, 3, 3, a guess for a
+    player who is not a neighbour, more than seven guesses for one neighbour."""
+    players = _check_names(players)
+    require(isinstance(clues, Mapping), "Give each player's clue card.")
+    for name in clues:
+        _check_player(players, name)
+    for name in players:
+        _check_clue_card(name, clues.get(name))
+    sheets = _check_guesses(players, guesses)
+    accepted = _check_near_misses(players, clues, sheets, near_misses)
+    return score_sheets(players, clues, sheets, accepted)
+
+
+def score_from_guessing(
+    players: Sequence[str],
+    guessing: Mapping[str, Mapping[str, int]],
+    guesses_made: Mapping[str, int] | None = None,
+) -> Score:
+    """The same end for a group that scored its guesses on paper: each player's guessing score per
+    neighbour (and, for the tie-break, how many guesses each wrote; without it ties share).
+    Reasons: ``guessing_score`` (per guesser and neighbour) and ``ink_score``; facts: ``guessing``,
+    ``ink``, ``guesses_made`` (None when not given)."""
+    players = _check_names(players)
+    require(isinstance(guessing, Mapping), "Give each player's guessing score per neighbour.")
+    for name in guessing:
+        _check_player(players, name)
+    table: dict[str, dict[str, int]] = {}
+    for g in players:
+        scores: Any = guessing.get(g)
+        require(isinstance(scores, Mapping), "%(name)s's guessing scores are missing.", name=g)
+        left, right = neighbours(players, g)
+        for n in scores:
+            require(n in (left, right), "%(guesser)s can only score guesses of %(left)s and %(right)s's words.",
+                    guesser=g, left=left, right=right)
+        for n in (left, right):
+            value: Any = scores.get(n)
+            require(is_number(value) and 0 <= value <= MOST_POINTS,
+                    "%(name)s's guessing score for %(neighbour)s must be a whole number from 0 to %(most)s.",
+                    name=g, neighbour=n, most=MOST_POINTS)
+        table[g] = {n: scores[n] for n in (left, right)}
+    if guesses_made is not None:
+        require(isinstance(guesses_made, Mapping), "Give how many guesses each player wrote.")
+        for g in players:
+            count: Any = guesses_made.get(g)
+            require(is_number(count) and 0 <= count <= MOST_GUESSES,
+                    "%(name)s wrote from 0 to %(most)s guesses.", name=g, most=MOST_GUESSES)
+    reasons = [Reason("guessing_score", g, table[g][n], {"neighbour": n}) for g in players for n in table[g]]
+    made = None if guesses_made is None else {g: guesses_made[g] for g in players}
+    return _with_ink(players, table, made, reasons, {})
+
+
+def winners(players: Sequence[T], totals: Mapping[T, int], guesses_made: Mapping[T, int] | None = None) -> list[T]:
     """The winners in seating order: highest total, then the fewest guesses; else shared."""
     best = max(totals[p] for p in players)
     top = [p for p in players if totals[p] == best]
@@ -330,703 +722,612 @@ def winners(players: Sequence[Hashable], totals: Mapping, guesses_made: Mapping 
     return [p for p in top if guesses_made[p] == fewest]
 
 
-def _totals(players: Sequence, guessing: Mapping) -> tuple[dict, dict]:
-    ink = {p: {n: guessing[n][p] for n in guessing[p]} for p in players}
-    totals = {p: sum(guessing[p].values()) + sum(ink[p].values()) for p in players}
-    return ink, totals
+def standings(table: Table, rounds: Sequence[Score]) -> Standings:
+    """The game's standing from its one scored entry (the end of the game, live or entered): the
+    totals, over once it is scored, the winners (the most points, then the fewest guesses), the
+    tie-break ``fewest_guesses`` as data when players tied on the most points and the guesses made
+    are known, and the ranking (reading 8). Nothing follows, so ``next`` is empty."""
+    players = list(table.players)
+    totals = sum_points(players, rounds)
+    over = bool(rounds)
+    made = rounds[-1].facts.get("guesses_made") if rounds else None
+    won: tuple[str, ...] = ()
+    tie_break, decider = None, None
+    if over:
+        won = tuple(winners(players, totals, made))
+        best = max(totals.values())
+        top = [p for p in players if totals[p] == best]
+        if len(top) > 1 and made is not None:
+            tie_break = TieBreak("fewest_guesses", {p: made[p] for p in top}, decided=len(won) < len(top))
+            decider = {p: -made[p] for p in top}  # fewer is better; lower places stay level
+    return Standings(totals=totals, over=over, winners=won, ranking=ranking(totals, decider),
+                     tie_break=tie_break, next={}, rounds_total=1)
 
 
-def score_game(
-    players: Sequence[str],
-    clues: Mapping[str, Mapping[str, int]],
-    guesses: Mapping[str, Mapping[str, Sequence[str]]],
-    near_misses: Mapping[str, Mapping[str, Mapping[str, str]]] | None = None,
-) -> dict:
-    """The end of the game by player name, from the clue cards and every guess sheet:
-    ``{"guessing": {name: {neighbour: int}}, "ink": {name: {neighbour: int}},
-    "totals": {name: int}, "winners": [names]}``. ``near_misses`` (optional) lists the near misses
-    the host accepted: ``{guesser: {neighbour: {guess: clue word}}}``. Refuses (RuleError) what
-    cannot have happened: a clue card that is not six words valued 1, 1, 2, 2, 3, 3, a guess for a
-    player who is not a neighbour, more than seven guesses for one neighbour."""
-    players = _check_names(players)
-    require(isinstance(clues, Mapping), "Give each player's clue card.")
-    for name in clues:
-        require(name in players, f"There is no player called “{name}” in this game.")
-    for name in players:
-        _check_clue_card(name, clues.get(name))
-    sheets = _check_guesses(players, guesses)
-    accepted = _check_near_misses(players, clues, sheets, near_misses)
-    guessing = {
-        g: {n: guessing_score(clues[n], words, accepted[g][n]) for n, words in sheets[g].items()}
-        for g in players
-    }
-    ink, totals = _totals(players, guessing)
-    made = {g: sum(len(words) for words in sheets[g].values()) for g in players}
-    return {"guessing": guessing, "ink": ink, "totals": totals, "winners": winners(players, totals, made)}
+# --- live play: setup ---------------------------------------------------------------------------
 
 
-def score_from_guessing(
-    players: Sequence[str],
-    guessing: Mapping[str, Mapping[str, int]],
-    guesses_made: Mapping[str, int] | None = None,
-) -> dict:
-    """The same result for a group that scored its guesses on paper: each player's guessing score
-    per neighbour (and, for the tie-break, how many guesses each wrote; without it ties share)."""
-    players = _check_names(players)
-    require(isinstance(guessing, Mapping), "Give each player's guessing score per neighbour.")
-    for name in guessing:
-        require(name in players, f"There is no player called “{name}” in this game.")
-    table = {}
-    for g in players:
-        scores = guessing.get(g)
-        require(isinstance(scores, Mapping), f"{g}'s guessing scores are missing.")
-        beside = list(dict.fromkeys(neighbours(players, g)))
-        for n in scores:
-            require(n in beside, f"{g} can only score guesses of {beside[0]} and {beside[-1]}'s words.")
-        for n in beside:
-            value = scores.get(n)
-            require(
-                isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= sum(CLUE_VALUES),
-                f"{g}'s guessing score for {n} must be a whole number from 0 to {sum(CLUE_VALUES)}.",
-            )
-        table[g] = {n: scores[n] for n in beside}
-    if guesses_made is not None:
-        require(isinstance(guesses_made, Mapping), "Give how many guesses each player wrote.")
-        for g in players:
-            count = guesses_made.get(g)
-            require(
-                isinstance(count, int)
-                and not isinstance(count, bool)
-                and 0 <= count <= 2 * GUESSES_PER_NEIGHBOUR,
-                f"{g} wrote from 0 to {2 * GUESSES_PER_NEIGHBOUR} guesses.",
-            )
-    ink, totals = _totals(players, table)
-    return {"guessing": table, "ink": ink, "totals": totals, "winners": winners(players, totals, guesses_made)}
-
-
-# --- options and setup -------------------------------------------------------------------------
-
-
-def normalize_options(options: Mapping[str, Any] | None) -> dict:
-    """The options with defaults filled in; a RuleError for an unknown option or a bad value."""
-    options = {} if options is None else options
-    require(isinstance(options, Mapping), "The game options must be a set of named values.")
-    for key in options:
-        require(key in OPTIONS, f"Inkling has no option called “{key}”.")
-    result = {**OPTIONS, **options}
-    require(
-        result["ink_cards"] in ("virtual", "physical"),
-        "Ink cards are either “physical” (from the box) or “virtual” (dealt by the app).",
-    )
-    require(result["language"] in LANGUAGES, "The cards are available in English, Italian and Polish.")
-    return result
-
-
-def player_range(options: Mapping[str, Any] | None = None) -> tuple[int, int]:
+def player_range(options: Any = None) -> tuple[int, int]:
     """Inkling takes 3 to 6 players whatever the options."""
+    read_options(Options, options)
     return MIN_PLAYERS, MAX_PLAYERS
 
 
-def setup(players: Sequence[Player], options: Mapping[str, Any] | None, seed: int) -> State:
+def setup(players: Sequence[Player], options: Any, seed: int) -> State:
     """A new game: clue cards dealt, and with virtual ink eight ink cards each."""
+    checked = read_options(Options, options)
     players = tuple(players)
-    require(
-        MIN_PLAYERS <= len(players) <= MAX_PLAYERS,
-        f"Inkling needs {MIN_PLAYERS} to {MAX_PLAYERS} players.",
-    )
+    require(MIN_PLAYERS <= len(players) <= MAX_PLAYERS, "Inkling needs %(least)s to %(most)s players.",
+            least=MIN_PLAYERS, most=MAX_PLAYERS)
     require(len({p.seat for p in players}) == len(players), "Two players cannot share a seat.")
-    opts = normalize_options(options)
-    n = len(players)
-    cards = clue_deck(opts["language"])
-    dealt = rng_for(seed, "clue_cards").sample(range(len(cards)), n)
-    empty_sheet = (None,) * GUESSES_PER_NEIGHBOUR
+    # The scoring speaks in names, so names must tell players apart.
+    require(len({p.name for p in players}) == len(players), "Two players can't have the same name.")
+    seats = [p.seat for p in players]
+    cards = clue_deck(checked.language)
+    dealt = rng_for(seed, "clue_cards").sample(range(len(cards)), len(players))
+    empty: Sheet = (None,) * GUESSES_PER_NEIGHBOUR
     state = State(
         players=players,
+        options=checked,
         seed=seed,
-        ink_cards=opts["ink_cards"],
-        language=opts["language"],
         phase=Phase.ARRANGE,
         round=1,
-        clue_cards=tuple(cards[c] for c in dealt),
-        sheets=tuple((empty_sheet, empty_sheet) for _ in players),
+        clue_card_of={s: cards[c] for s, c in zip(seats, dealt)},
+        sheet_of={s: {n: empty for n in neighbours(seats, s)} for s in seats},
     )
     if state.virtual:
-        order = list(range(len(ink_deck(opts["language"]))))
+        order = list(range(len(ink_deck(checked.language))))
         rng_for(seed, "ink_cards").shuffle(order)
-        state = replace(
+        state = evolve(
             state,
-            hands=tuple(tuple(order[HAND_SIZE * i : HAND_SIZE * (i + 1)]) for i in range(n)),
-            deck=tuple(order[HAND_SIZE * n :]),
-            arrangements=((),) * n,
-            put_back=(None,) * n,
-            last_put_back=((),) * n,
+            hand_of={s: tuple(order[HAND_SIZE * i: HAND_SIZE * (i + 1)]) for i, s in enumerate(seats)},
+            deck=tuple(order[HAND_SIZE * len(seats):]),
+            arrangement_of={s: () for s in seats},
+            last_put_back_of={s: () for s in seats},
         )
     return state
 
 
-# --- reading the state -------------------------------------------------------------------------
+# --- reading the state --------------------------------------------------------------------------
 
 
-def _index(state: State, seat: Any) -> int:
-    require(isinstance(seat, int) and not isinstance(seat, bool), "You are not seated in this game.")
-    for i, p in enumerate(state.players):
-        if p.seat == seat:
-            return i
-    raise RuleError("You are not seated in this game.")
+def _seats(state: State) -> list[int]:
+    return [p.seat for p in state.players]
 
 
-def _neighbour_index(state: State, i: int, side: int) -> int:
-    n = len(state.players)
-    return (i + 1) % n if side == LEFT else (i - 1) % n
+def _name(state: State) -> dict[int, str]:
+    return {p.seat: p.name for p in state.players}
 
 
-def _side_of(state: State, guesser: int, seat: Any) -> int:
-    require(
-        isinstance(seat, int) and not isinstance(seat, bool),
-        "Say whose words you are guessing by their seat.",
-    )
-    for side in (LEFT, RIGHT):
-        if state.players[_neighbour_index(state, guesser, side)].seat == seat:
-            return side
-    raise RuleError("You can only guess the words of the players next to you.")
+def _neighbour(state: State, guesser: int, seat: int) -> int:
+    require(seat in state.sheet_of[guesser], "You can only guess the words of the players next to you.")
+    return seat
 
 
-def _card_of(state: State, i: int) -> dict[str, int]:
-    return dict(state.clue_cards[i])
+def _rulings(state: State, guesser: int, neighbour: int) -> dict[int, str]:
+    """The accepted near misses on one column, by line (1 to 7)."""
+    return {a.slot: a.clue for a in state.accepted if (a.guesser, a.neighbour) == (guesser, neighbour)}
 
 
-def _accepted_for(state: State, guesser: int, side: int) -> dict[int, str]:
-    return {a.slot: a.clue for a in state.accepted if (a.guesser, a.side) == (guesser, side)}
+def _written(sheet: Sheet) -> list[tuple[int, Line]]:
+    """The lines of a column that carry a guess, as (line number, guess), in order."""
+    return [(k + 1, line) for k, line in enumerate(sheet) if line is not None]
 
 
-def _guessing(state: State, guesser: int, side: int) -> int:
-    card = _card_of(state, _neighbour_index(state, guesser, side))
-    words = [g.word for g in state.sheets[guesser][side] if g]
-    return guessing_score(card, words, _accepted_for(state, guesser, side).values())
+def _guesses_made(state: State, seat: int) -> int:
+    return sum(len(_written(sheet)) for sheet in state.sheet_of[seat].values())
 
 
-def _guesses_made(state: State, i: int) -> int:
-    return sum(1 for sheet in state.sheets[i] for g in sheet if g)
+def table_of(state: State) -> Table:
+    """The players by name, as the scoring functions see them."""
+    return Table(players=tuple(p.name for p in state.players), options=state.options)
 
 
-def _results(state: State) -> tuple[list, list, list]:
-    """Guessing scores ``[i][side]``, ink scores ``[i][side]`` and totals, by player index."""
-    n = len(state.players)
-    guessing = [[_guessing(state, i, side) for side in (LEFT, RIGHT)] for i in range(n)]
-    # My ink score for my left neighbour is their guessing score for me: I am on their right.
-    ink = [
-        [guessing[_neighbour_index(state, i, LEFT)][RIGHT], guessing[_neighbour_index(state, i, RIGHT)][LEFT]]
-        for i in range(n)
-    ]
-    totals = [sum(guessing[i]) + sum(ink[i]) for i in range(n)]
-    return guessing, ink, totals
+def _score(state: State) -> Score:
+    """The end of the game as it stands: the one scoring, from every sheet and ruling."""
+    name = _name(state)
+    clues = {name[s]: dict(card) for s, card in state.clue_card_of.items()}
+    guesses: dict[str, dict[str, list[str]]] = {}
+    accepted: dict[str, dict[str, dict[int, str]]] = {}
+    for guesser, columns in state.sheet_of.items():
+        for neighbour, sheet in columns.items():
+            lines = _written(sheet)
+            rulings = _rulings(state, guesser, neighbour)
+            guesses.setdefault(name[guesser], {})[name[neighbour]] = [line.word for _, line in lines]
+            accepted.setdefault(name[guesser], {})[name[neighbour]] = {
+                k: rulings[slot] for k, (slot, _) in enumerate(lines) if slot in rulings}
+    return score_sheets([p.name for p in state.players], clues, guesses, accepted)
 
 
 def waiting_for(state: State) -> frozenset[int]:
     """The seats still to finish arranging, guessing or choosing cards to put back."""
     if state.phase in (Phase.ARRANGE, Phase.GUESS):
-        return frozenset(p.seat for i, p in enumerate(state.players) if i not in state.finished)
+        return frozenset(p.seat for p in state.players if p.seat not in state.finished)
     if state.phase is Phase.DRAW:
-        return frozenset(p.seat for i, p in enumerate(state.players) if state.put_back[i] is None)
+        return frozenset(p.seat for p in state.players if p.seat not in state.put_back_of)
     return frozenset()
 
 
-# --- actions -------------------------------------------------------------------------------------
+# --- live play: the moves -----------------------------------------------------------------------
 
 
-def _host(actor: Any, doing: str) -> None:
-    require(actor == HOST, f"Only the host screen can {doing}.")
+def apply(state: State, actor: Any, action: Any, now: float = 0.0) -> State:
+    """The state after ``actor`` (a seat or HOST) makes ``action``; Inkling has no timer."""
+    return ACTIONS.dispatch(state, actor, action, now)
 
 
-def _player(state: State, actor: Any, doing: str) -> int:
-    require(actor != HOST, f"Only a player can {doing}.")
-    return _index(state, actor)
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def _arrange(state: State, actor: Any, action: Mapping) -> State:
-    i = _player(state, actor, "arrange ink cards")
+def _arrange(state: State, seat: int, action: Arrange, now: float) -> State:
+    require(state.phase is not Phase.OVER, "The game is over.")
     require(state.virtual, "In this game the ink cards are on the table, not in the app.")
-    cards = action.get("cards")
-    require(isinstance(cards, (list, tuple)), "List the ink cards you lay out.")
-    placements = []
-    for item in cards:
-        require(isinstance(item, Mapping), "Each ink card laid out needs a place on the table.")
-        card = item.get("card")
-        require(
-            isinstance(card, int) and not isinstance(card, bool) and card in state.hands[i],
-            "That ink card is not in your hand.",
-        )
-        x, y, rotation = item.get("x"), item.get("y"), item.get("rotation", 0)
-        face_down = item.get("face_down", False)
-        require(
-            _number(x) and _number(y) and 0 <= x <= TABLE_AREA and 0 <= y <= TABLE_AREA,
-            "Lay the ink cards out within the table area.",
-        )
-        require(_number(rotation), "Turn an ink card by a number of degrees.")
-        require(isinstance(face_down, bool), "An ink card is either face up or face down.")
-        placements.append(Placement(card, float(x), float(y), float(rotation) % 360, face_down))
-    require(
-        len({p.card for p in placements}) == len(placements), "Each ink card can be laid out only once."
-    )
-    placements = tuple(placements)
-    if state.phase is Phase.ARRANGE and state.arrangements[i] == placements:
+    hand = state.hand_of[seat]
+    for item in action.cards:
+        require(item.card in hand, "That ink card is not in your hand.")
+    placements = tuple(Placement(c.card, float(c.x), float(c.y), float(c.rotation) % 360, c.face_down)
+                       for c in action.cards)
+    require(len({p.card for p in placements}) == len(placements), "Each ink card can be laid out only once.")
+    if state.phase is Phase.ARRANGE and state.arrangement_of[seat] == placements:
         return state
-    require(
-        state.phase is Phase.ARRANGE,
-        "The arrangements stay as they are until the next round."
-        if state.phase in (Phase.GUESS, Phase.DRAW)
-        else "The three rounds are over.",
-    )
-    arrangements = tuple(placements if j == i else a for j, a in enumerate(state.arrangements))
-    return replace(state, arrangements=arrangements)
+    if state.phase in (Phase.GUESS, Phase.DRAW):
+        raise RuleError("The arrangements stay as they are until the next round.")
+    require(state.phase is Phase.ARRANGE, "The three rounds are over.")
+    return evolve(state, arrangement_of={**state.arrangement_of, seat: placements})
 
 
-def _finish_arranging(state: State, actor: Any, action: Mapping) -> State:
-    i = _player(state, actor, "finish arranging")
-    if state.phase is not Phase.ARRANGE or i in state.finished:
+def _finish_arranging(state: State, seat: int, action: FinishArranging, now: float) -> State:
+    if state.phase is not Phase.ARRANGE or seat in state.finished:
         return state  # this round's arranging is already done
-    finished = state.finished | {i}
+    finished = state.finished | {seat}
     if len(finished) == len(state.players):
-        return replace(state, phase=Phase.GUESS, finished=frozenset())
-    return replace(state, finished=finished)
+        return evolve(state, phase=Phase.GUESS, finished=frozenset())
+    return evolve(state, finished=finished)
 
 
-def _clean_word(word: Any) -> str:
-    require(isinstance(word, str), "Write your guess as a word.")
-    word = " ".join(word.split())
-    require(len(word) <= MAX_GUESS_CHARS, f"A guess can be at most {MAX_GUESS_CHARS} characters long.")
-    require(word.isprintable(), "A guess can only contain letters and ordinary characters.")
-    return word
-
-
-def _guess(state: State, actor: Any, action: Mapping) -> State:
-    i = _player(state, actor, "guess")
-    side = _side_of(state, i, action.get("neighbour"))
-    word = _clean_word(action.get("word"))
-    slot = action.get("slot")
-    require(
-        slot is None or (isinstance(slot, int) and not isinstance(slot, bool) and slot >= 1),
-        "Guess lines are numbered from 1.",
-    )
-    require(
-        slot is None or slot <= GUESSES_PER_NEIGHBOUR,
-        f"You have only {GUESSES_PER_NEIGHBOUR} guesses for each neighbour.",
-    )
-    require(
-        state.phase is not Phase.ARRANGE,
-        "Guessing starts once everyone has arranged their ink cards.",
-    )
+def _guess(state: State, seat: int, action: Guess, now: float) -> State:
+    require(state.phase is not Phase.OVER, "The game is over.")
+    neighbour = _neighbour(state, seat, action.neighbour)
+    word = action.word
+    require(state.phase is not Phase.ARRANGE, "Guessing starts once everyone has arranged their ink cards.")
     require(state.phase is not Phase.DRAW, "The guessing is over for this round.")
     require(state.phase is Phase.GUESS, "The guessing is over.")
-    neighbour = state.players[_neighbour_index(state, i, side)].name
-    sheet = state.sheets[i][side]
+    name = _name(state)[neighbour]
+    sheet = state.sheet_of[seat][neighbour]
     form = normalize_word(word)
-    if slot is None:
+    if action.slot is None:
         require(word != "", "Write a word to guess.")
         if any(g and normalize_word(g.word) == form for g in sheet):
             return state  # already on the sheet
         free = [k for k, g in enumerate(sheet) if g is None]
-        require(free, f"You have used all {GUESSES_PER_NEIGHBOUR} guesses for {neighbour}.")
+        require(free, "You have used all %(count)s guesses for %(name)s.", count=GUESSES_PER_NEIGHBOUR, name=name)
         line = free[0]
     else:
-        line = slot - 1
+        line = action.slot - 1
         existing = sheet[line]
         if (existing.word if existing else "") == word:
             return state
-        require(
-            existing is None or existing.round == state.round,
-            "Guesses from earlier rounds cannot be changed.",
-        )
-        require(
-            not any(g and k != line and normalize_word(g.word) == form for k, g in enumerate(sheet)),
-            f"You have already guessed “{word}” for {neighbour}.",
-        )
-    entry = Guess(word, state.round) if word else None
+        require(existing is None or existing.round == state.round, "Guesses from earlier rounds cannot be changed.")
+        require(not any(g and k != line and normalize_word(g.word) == form for k, g in enumerate(sheet)),
+                "You have already guessed “%(word)s” for %(name)s.", word=word, name=name)
+    entry = Line(word, state.round) if word else None
     sheet = tuple(entry if k == line else g for k, g in enumerate(sheet))
-    pair = tuple(sheet if s == side else state.sheets[i][s] for s in (LEFT, RIGHT))
-    return replace(state, sheets=tuple(pair if j == i else p for j, p in enumerate(state.sheets)))
+    columns = {**state.sheet_of[seat], neighbour: sheet}
+    return evolve(state, sheet_of={**state.sheet_of, seat: columns})
 
 
-def _after_guessing(state: State) -> State:
-    if state.round == ROUNDS:
-        return replace(state, phase=Phase.REVIEW, finished=frozenset())
-    if state.virtual:
-        return replace(state, phase=Phase.DRAW, finished=frozenset())
-    return replace(state, phase=Phase.ARRANGE, round=state.round + 1, finished=frozenset())
-
-
-def _finish_guessing(state: State, actor: Any, action: Mapping) -> State:
-    i = _player(state, actor, "finish guessing")
+def _finish_guessing(state: State, seat: int, action: FinishGuessing, now: float) -> State:
     if state.phase is Phase.ARRANGE:
         require(state.round > 1, "Guessing starts once everyone has arranged their ink cards.")
         return state  # the last round's guessing is already done
-    if state.phase is not Phase.GUESS or i in state.finished:
+    if state.phase is not Phase.GUESS or seat in state.finished:
         return state
-    finished = state.finished | {i}
-    if len(finished) == len(state.players):
-        return _after_guessing(state)
-    return replace(state, finished=finished)
+    finished = state.finished | {seat}
+    if len(finished) < len(state.players):
+        return evolve(state, finished=finished)
+    if state.round == ROUNDS:
+        return evolve(state, phase=Phase.REVIEW, finished=frozenset())
+    if state.virtual:
+        return evolve(state, phase=Phase.DRAW, finished=frozenset())
+    return evolve(state, phase=Phase.ARRANGE, round=state.round + 1, finished=frozenset())
 
 
-def _draw(state: State) -> State:
-    """Everyone has chosen: the chosen cards go under the deck, then each draws as many plus three."""
-    hands = [list(h) for h in state.hands]
-    deck = list(state.deck)
-    for i, cards in enumerate(state.put_back):
-        for card in cards:
-            hands[i].remove(card)
-            deck.append(card)
-    for i, cards in enumerate(state.put_back):
-        count = len(cards) + DRAW_EXTRA
-        hands[i].extend(deck[:count])
-        deck = deck[count:]
-    n = len(state.players)
-    return replace(
-        state,
-        phase=Phase.ARRANGE,
-        round=state.round + 1,
-        finished=frozenset(),
-        hands=tuple(tuple(h) for h in hands),
-        deck=tuple(deck),
-        arrangements=((),) * n,
-        last_put_back=tuple(state.put_back),
-        put_back=(None,) * n,
-    )
-
-
-def _put_back(state: State, actor: Any, action: Mapping) -> State:
-    i = _player(state, actor, "put back ink cards")
+def _put_back(state: State, seat: int, action: PutBack, now: float) -> State:
+    require(state.phase is not Phase.OVER, "The game is over.")
     require(state.virtual, "In this game the ink cards are on the table, not in the app.")
-    cards = action.get("cards", [])
-    require(
-        isinstance(cards, (list, tuple))
-        and all(isinstance(c, int) and not isinstance(c, bool) for c in cards),
-        "List the ink cards you put back.",
-    )
-    require(len(cards) <= MAX_PUT_BACK, f"You can put back at most {MAX_PUT_BACK} ink cards.")
-    require(len(set(cards)) == len(cards), "Choose different ink cards to put back.")
-    choice = tuple(sorted(cards))
-    if state.phase is Phase.ARRANGE and state.round > 1 and state.last_put_back[i] == choice:
-        return state  # that choice was already carried out
-    require(
-        state.phase is Phase.DRAW,
-        "The ink cards have already been drawn for this round."
-        if state.phase is Phase.ARRANGE and state.round > 1
-        else "You put back ink cards after the guessing of the first and second rounds.",
-    )
-    require(all(c in state.hands[i] for c in choice), "That ink card is not in your hand.")
-    if state.put_back[i] == choice:
+    require(len(set(action.cards)) == len(action.cards), "Choose different ink cards to put back.")
+    choice = tuple(sorted(action.cards))
+    if state.phase is Phase.ARRANGE and state.round > 1:
+        if state.last_put_back_of[seat] == choice:
+            return state  # that choice was already carried out
+        raise RuleError("The ink cards have already been drawn for this round.")
+    require(state.phase is Phase.DRAW, "You put back ink cards after the guessing of the first and second rounds.")
+    require(all(c in state.hand_of[seat] for c in choice), "That ink card is not in your hand.")
+    if state.put_back_of.get(seat) == choice:
         return state
-    put_back = tuple(choice if j == i else p for j, p in enumerate(state.put_back))
-    state = replace(state, put_back=put_back)
-    if all(p is not None for p in put_back):
+    state = evolve(state, put_back_of={**state.put_back_of, seat: choice})
+    if len(state.put_back_of) == len(state.players):
         state = _draw(state)
     return state
 
 
-def _review_line(state: State, action: Mapping) -> tuple[int, int, int]:
-    seat = action.get("guesser")
-    require(
-        isinstance(seat, int) and not isinstance(seat, bool) and any(p.seat == seat for p in state.players),
-        "Say whose guess it is by their seat.",
+def _draw(state: State) -> State:
+    """Everyone has chosen: each draws from their own five off the top (reading 7)."""
+    deck = list(state.deck)
+    shares, rest = deck[:DRAW_SHARE * len(state.players)], deck[DRAW_SHARE * len(state.players):]
+    hands: dict[int, tuple[int, ...]] = {}
+    left_over: list[int] = []
+    put_back: list[int] = []
+    for k, p in enumerate(state.players):
+        chosen = state.put_back_of[p.seat]
+        share = shares[k * DRAW_SHARE:(k + 1) * DRAW_SHARE]
+        taken = len(chosen) + DRAW_EXTRA
+        hands[p.seat] = tuple(c for c in state.hand_of[p.seat] if c not in chosen) + tuple(share[:taken])
+        left_over.extend(share[taken:])
+        put_back.extend(chosen)
+    return evolve(
+        state,
+        phase=Phase.ARRANGE,
+        round=state.round + 1,
+        finished=frozenset(),
+        hand_of=hands,
+        deck=tuple(rest + left_over + put_back),
+        arrangement_of={p.seat: () for p in state.players},
+        last_put_back_of=dict(state.put_back_of),
+        put_back_of={},
     )
-    guesser = _index(state, seat)
-    side = _side_of(state, guesser, action.get("neighbour"))
-    slot = action.get("slot")
-    require(
-        isinstance(slot, int) and not isinstance(slot, bool) and 1 <= slot <= GUESSES_PER_NEIGHBOUR,
-        f"Guess lines are numbered 1 to {GUESSES_PER_NEIGHBOUR}.",
-    )
-    require(state.sheets[guesser][side][slot - 1] is not None, "There is no guess on that line.")
-    return guesser, side, slot - 1
 
 
-def _accept(state: State, actor: Any, action: Mapping) -> State:
-    _host(actor, "accept a near miss")
+def _review_line(state: State, guesser: int, neighbour: int, slot: int) -> Line:
+    require(guesser in state.sheet_of, "Say whose guess it is by their seat.")
+    _neighbour(state, guesser, neighbour)
+    line = state.sheet_of[guesser][neighbour][slot - 1]
+    require(line is not None, "There is no guess on that line.")
+    return line
+
+
+def _in_review(state: State) -> None:
     require(state.phase is not Phase.OVER, "The scores are final.")
     require(state.phase is Phase.REVIEW, "Near misses are accepted once the clue cards are revealed.")
-    guesser, side, line = _review_line(state, action)
-    owner = _neighbour_index(state, guesser, side)
-    card = _card_of(state, owner)
-    clue = action.get("clue")
-    require(isinstance(clue, str), "Say which clue word the guess stands for.")
-    named = [w for w in card if matches(clue, w)]
-    require(named, f"{state.players[owner].name}'s clue card has no word “{clue}”.")
+
+
+def _accept(state: State, actor: Any, action: Accept, now: float) -> State:
+    _in_review(state)
+    guesser, neighbour, slot = action.guesser, action.neighbour, action.slot
+    guess = _review_line(state, guesser, neighbour, slot).word
+    name = _name(state)
+    card = dict(state.clue_card_of[neighbour])
+    named = [w for w in card if matches(action.clue, w)]
+    require(named, "%(name)s's clue card has no word “%(word)s”.", name=name[neighbour], word=action.clue)
     clue = named[0]
-    guess = state.sheets[guesser][side][line].word
     exact = next((w for w in card if matches(guess, w)), None)
     if exact is not None:
-        require(exact == clue, f"The guess “{guess}” already matches “{exact}”.")
+        require(exact == clue, "The guess “%(guess)s” already matches “%(clue)s”.", guess=guess, clue=exact)
         return state
-    rulings = _accepted_for(state, guesser, side)
-    if rulings.get(line) == clue:
+    rulings = _rulings(state, guesser, neighbour)
+    if rulings.get(slot) == clue:
         return state
-    sheet = state.sheets[guesser][side]
-    found_elsewhere = any(
-        g and k != line and (matches(g.word, clue) or rulings.get(k) == clue) for k, g in enumerate(sheet)
-    )
-    require(
-        not found_elsewhere,
-        f"The word “{clue}” already counts among {state.players[guesser].name}'s guesses "
-        f"for {state.players[owner].name}.",
-    )
-    kept = tuple(a for a in state.accepted if (a.guesser, a.side, a.slot) != (guesser, side, line))
-    accepted = tuple(
-        sorted((*kept, Acceptance(guesser, side, line, clue)), key=lambda a: (a.guesser, a.side, a.slot))
-    )
-    return replace(state, accepted=accepted)
+    found_elsewhere = any(k != slot and (matches(line.word, clue) or rulings.get(k) == clue)
+                          for k, line in _written(state.sheet_of[guesser][neighbour]))
+    require(not found_elsewhere, "The word “%(word)s” already counts among %(name)s's guesses for %(owner)s.",
+            word=clue, name=name[guesser], owner=name[neighbour])
+    kept = [a for a in state.accepted if (a.guesser, a.neighbour, a.slot) != (guesser, neighbour, slot)]
+    ruling = Acceptance(guesser, neighbour, slot, clue)
+    return evolve(state, accepted=tuple(sorted([*kept, ruling], key=lambda a: (a.guesser, a.neighbour, a.slot))))
 
 
-def _unaccept(state: State, actor: Any, action: Mapping) -> State:
-    _host(actor, "withdraw a near miss")
-    require(state.phase is not Phase.OVER, "The scores are final.")
-    require(state.phase is Phase.REVIEW, "Near misses are accepted once the clue cards are revealed.")
-    guesser, side, line = _review_line(state, action)
-    kept = tuple(a for a in state.accepted if (a.guesser, a.side, a.slot) != (guesser, side, line))
-    return state if kept == state.accepted else replace(state, accepted=kept)
+def _unaccept(state: State, actor: Any, action: Unaccept, now: float) -> State:
+    _in_review(state)
+    guesser, neighbour, slot = action.guesser, action.neighbour, action.slot
+    _review_line(state, guesser, neighbour, slot)
+    kept = tuple(a for a in state.accepted if (a.guesser, a.neighbour, a.slot) != (guesser, neighbour, slot))
+    return state if kept == state.accepted else evolve(state, accepted=kept)
 
 
-def _confirm_scores(state: State, actor: Any, action: Mapping) -> State:
-    _host(actor, "confirm the scores")
+def _confirm_scores(state: State, actor: Any, action: ConfirmScores, now: float) -> State:
     if state.phase is Phase.OVER:
         return state
     require(state.phase is Phase.REVIEW, "The scores are confirmed after the third round.")
-    return replace(state, phase=Phase.OVER)
+    return evolve(state, phase=Phase.OVER)
 
 
-ACTIONS = {
-    "arrange": _arrange,
-    "finish_arranging": _finish_arranging,
-    "guess": _guess,
-    "finish_guessing": _finish_guessing,
-    "put_back": _put_back,
-    "accept": _accept,
-    "unaccept": _unaccept,
-    "confirm_scores": _confirm_scores,
-}
+ACTIONS = Actions(TITLE, {
+    Arrange: _arrange,
+    FinishArranging: _finish_arranging,
+    Guess: _guess,
+    FinishGuessing: _finish_guessing,
+    PutBack: _put_back,
+    Accept: _accept,
+    Unaccept: _unaccept,
+    ConfirmScores: _confirm_scores,
+})
 
 
-def apply(state: State, actor: Any, action: Mapping[str, Any], now: float) -> State:
-    """The state after ``actor`` (a seat or HOST) takes ``action``; Inkling has no timer."""
-    require(isinstance(action, Mapping), "An action must be a set of named values.")
-    kind = action.get("type")
-    require(isinstance(kind, str) and kind in ACTIONS, f"Inkling has no action called “{kind}”.")
-    require(
-        actor == HOST or (isinstance(actor, int) and not isinstance(actor, bool)),
-        "You are not seated in this game.",
-    )
-    if actor != HOST:
-        seat_of(state.players, actor)
-    if state.phase is Phase.OVER and kind in ("arrange", "guess", "put_back"):
-        raise RuleError("The game is over.")
-    return ACTIONS[kind](state, actor, action)
-
-
-def legal_actions(state: State, now: float) -> list[tuple[Any, dict]]:
-    """A sample of legal moves, for random play."""
-    moves: list[tuple[Any, dict]] = []
-    for i, p in enumerate(state.players):
-        if state.phase is Phase.ARRANGE and i not in state.finished:
-            moves.append((p.seat, {"type": "finish_arranging"}))
-            if state.virtual and state.hands[i]:
-                cards = [
-                    {"card": c, "x": 10.0 * k, "y": 50.0, "rotation": 90 * (k % 2), "face_down": k == 2}
-                    for k, c in enumerate(state.hands[i][:4])
-                ]
-                moves.append((p.seat, {"type": "arrange", "cards": cards}))
-        elif state.phase is Phase.GUESS and i not in state.finished:
-            moves.append((p.seat, {"type": "finish_guessing"}))
-            for side in (LEFT, RIGHT):
-                used = sum(1 for g in state.sheets[i][side] if g)
+def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]]:
+    """A sample of legal moves that change the state, for random play."""
+    moves: list[tuple[int | str, dict]] = []
+    for p in state.players:
+        seat = p.seat
+        if state.phase is Phase.ARRANGE and seat not in state.finished:
+            moves.append((seat, {"type": "finish_arranging"}))
+            if state.virtual and state.hand_of[seat]:
+                cards = [{"card": c, "x": 10.0 * k, "y": 50.0, "rotation": 90 * (k % 2), "face_down": k == 2}
+                         for k, c in enumerate(state.hand_of[seat][:4])]
+                moves.append((seat, {"type": "arrange", "cards": cards}))
+        elif state.phase is Phase.GUESS and seat not in state.finished:
+            moves.append((seat, {"type": "finish_guessing"}))
+            for neighbour, sheet in state.sheet_of[seat].items():
+                used = len(_written(sheet))
                 if used < GUESSES_PER_NEIGHBOUR:
-                    target = state.players[_neighbour_index(state, i, side)]
-                    moves.append(
-                        (p.seat, {"type": "guess", "neighbour": target.seat, "word": f"word{state.round}{used}"})
-                    )
-        elif state.phase is Phase.DRAW and state.put_back[i] is None:
-            hand = state.hands[i]
-            for k in range(MAX_PUT_BACK + 1):
-                moves.append((p.seat, {"type": "put_back", "cards": list(hand[:k])}))
+                    moves.append((seat, {"type": "guess", "neighbour": neighbour, "word": f"word{state.round}{used}"}))
+        elif state.phase is Phase.DRAW and seat not in state.put_back_of:
+            hand = state.hand_of[seat]
+            moves.extend((seat, {"type": "put_back", "cards": list(hand[:k])}) for k in range(MAX_PUT_BACK + 1))
     if state.phase is Phase.REVIEW:
         moves.append((HOST, {"type": "confirm_scores"}))
+        name = _name(state)
+        marked = _score(state).facts["marked_guesses"]
+        for guesser, columns in state.sheet_of.items():
+            for neighbour, sheet in columns.items():
+                marks = marked[name[guesser]][name[neighbour]]
+                for (slot, _), mark in zip(_written(sheet), marks):
+                    line = {"guesser": guesser, "neighbour": neighbour, "slot": slot}
+                    if mark["near_miss"]:
+                        moves.append((HOST, {"type": "accept", **line, "clue": mark["near_miss"]}))
+                    elif mark["accepted"]:
+                        moves.append((HOST, {"type": "unaccept", **line}))
     return moves
 
 
-# --- views ---------------------------------------------------------------------------------------
+# --- what leaves the engine ---------------------------------------------------------------------
 
 
-def _public_arrangement(state: State, i: int, own: bool) -> list[dict]:
+def _possible(state: State, viewer: Any) -> list[str]:
+    phase = state.phase
+    if phase is Phase.ARRANGE:
+        return (["arrange"] if state.virtual else []) + ([] if viewer in state.finished else ["finish_arranging"])
+    if phase is Phase.GUESS:
+        return ["guess"] + ([] if viewer in state.finished else ["finish_guessing"])
+    if phase is Phase.DRAW:
+        return ["put_back"]
+    if phase is Phase.REVIEW:
+        return ["accept", "unaccept", "confirm_scores"]
+    return []
+
+
+def _arrangement(state: State, seat: int, own: bool) -> list[dict]:
+    """A seat's layout in the order laid: everyone sees the face-up letters, only the seat which
+    card each is."""
     letters = ink_deck(state.language)
-    return [
-        {
-            "card": p.card if own else None,
-            "letter": letters[p.card] if own or not p.face_down else None,
-            "x": p.x,
-            "y": p.y,
-            "rotation": p.rotation,
-            "face_down": p.face_down,
-        }
-        for p in state.arrangements[i]
-    ]
+    return [{"card": p.card if own else None,
+             "letter": letters[p.card] if own or not p.face_down else None,
+             "x": p.x, "y": p.y, "rotation": p.rotation, "face_down": p.face_down}
+            for p in state.arrangement_of[seat]]
 
 
-def _sheet_view(state: State, i: int, side: int) -> dict:
-    neighbour = state.players[_neighbour_index(state, i, side)]
-    sheet = state.sheets[i][side]
-    used = sum(1 for g in sheet if g)
+def _sheet_view(state: State, seat: int, neighbour: int, side: str) -> dict:
+    sheet = state.sheet_of[seat][neighbour]
     return {
-        "side": SIDES[side],
-        "seat": neighbour.seat,
-        "name": neighbour.name,
-        "used": used,
+        "side": side,
+        "seat": neighbour,
+        "name": _name(state)[neighbour],
+        "used": len(_written(sheet)),
         "limit": GUESSES_PER_NEIGHBOUR,
-        "counter": f"{used} of {GUESSES_PER_NEIGHBOUR} used",
-        "lines": [
-            {
-                "slot": k + 1,
-                "word": g.word if g else None,
-                "round": g.round if g else None,
-                "locked": bool(g) and g.round < state.round,
-            }
-            for k, g in enumerate(sheet)
-        ],
+        "lines": [{"slot": k + 1, "word": g.word if g else None, "round": g.round if g else None,
+                   "locked": bool(g) and g.round < state.round}
+                  for k, g in enumerate(sheet)],
     }
 
 
-def _scored_sheet(state: State, i: int, side: int, guessing: list, ink: list) -> dict:
-    owner = _neighbour_index(state, i, side)
-    card = _card_of(state, owner)
-    rulings = _accepted_for(state, i, side)
-    words = [g.word for g in state.sheets[i][side] if g]
-    unmatched = [w for w in card if w not in matched_clue_words(card, words, rulings.values())]
-    counted: set[str] = set()
-    lines = []
-    for k, g in enumerate(state.sheets[i][side]):
-        if g is None:
-            continue
-        exact = next((w for w in card if matches(g.word, w)), None)
-        match = exact or rulings.get(k)
-        first = match is not None and match not in counted
-        if match:
-            counted.add(match)
-        lines.append(
-            {
-                "slot": k + 1,
-                "word": g.word,
-                "round": g.round,
-                "match": match,
-                "accepted": exact is None and match is not None,
-                "counted": first,
-                "value": card[match] if first else 0,
-                "near_miss": None if match else near_miss(g.word, unmatched),
-            }
-        )
-    return {
-        "side": SIDES[side],
-        "seat": state.players[owner].seat,
-        "name": state.players[owner].name,
-        "guesses": lines,
-        "guessing": guessing[i][side],
-        "ink": ink[i][side],
-    }
+def _scoresheets(state: State, score: Score) -> list[dict]:
+    """Every player's sheet once the clue cards are revealed, read from the one scoring."""
+    name = _name(state)
+    facts = score.facts
+    sheets = []
+    for p in state.players:
+        columns = []
+        for neighbour, side in zip(neighbours(_seats(state), p.seat), SIDES):
+            sheet = state.sheet_of[p.seat][neighbour]
+            marks = facts["marked_guesses"][p.name][name[neighbour]]
+            columns.append({
+                "side": side,
+                "seat": neighbour,
+                "name": name[neighbour],
+                "guesses": [{"slot": slot, "word": line.word, "round": line.round, "match": m["match"],
+                             "accepted": m["accepted"], "counted": m["counted"], "value": m["value"],
+                             "near_miss": m["near_miss"]}
+                            for (slot, line), m in zip(_written(sheet), marks)],
+                "guessing": facts["guessing"][p.name][name[neighbour]],
+                "ink": facts["ink"][p.name][name[neighbour]],
+            })
+        sheets.append({
+            "seat": p.seat,
+            "name": p.name,
+            "clue_card": [{"word": w, "value": v} for w, v in state.clue_card_of[p.seat]],
+            "neighbours": columns,
+            "guessing": sum(facts["guessing"][p.name].values()),
+            "ink": sum(facts["ink"][p.name].values()),
+            "total": score.points[p.name],
+            "guesses_made": facts["guesses_made"][p.name],
+        })
+    return sheets
 
 
-def _clue_card_view(state: State, i: int) -> list[dict]:
-    return [{"word": w, "value": v} for w, v in state.clue_cards[i]]
+def _tie_break_view(standing: Standings) -> dict | None:
+    """The tie-break as the pages word it (``tie_break.html``): who tied on how many points, the
+    guesses each made, and whether the fewest decided."""
+    tie = standing.tie_break
+    if tie is None:
+        return None
+    return {"tied": list(tie.figures), "decided_by": "fewest_guesses" if tie.decided else "shared",
+            "winners": list(standing.winners), "points": standing.totals[next(iter(tie.figures))],
+            "guesses": dict(tie.figures)}
 
 
 def view(state: State, viewer: Any) -> dict:
     """What ``viewer`` (a seat, HOST or TABLE) may see: never another seat's unrevealed secret."""
-    me = None if viewer == HOST or viewer is TABLE else _index(state, viewer)
-    phase, n = state.phase, len(state.players)
-    revealed = phase in (Phase.REVIEW, Phase.OVER)
-    guessing, ink, totals = _results(state) if revealed else (None, None, [0] * n)
-    players = []
-    for i, p in enumerate(state.players):
-        players.append(
-            {
-                "seat": p.seat,
-                "name": p.name,
-                "score": totals[i],
-                "left": state.players[_neighbour_index(state, i, LEFT)].seat,
-                "right": state.players[_neighbour_index(state, i, RIGHT)].seat,
-                "arranged": phase is not Phase.ARRANGE or i in state.finished,
-                "finished_guessing": phase in (Phase.DRAW, Phase.REVIEW, Phase.OVER)
-                or (phase is Phase.GUESS and i in state.finished),
-                "put_back_chosen": phase is Phase.DRAW and state.put_back[i] is not None,
-                "hand_size": len(state.hands[i]) if state.virtual else None,
-                "arrangement": _public_arrangement(state, i, own=False) if state.virtual else None,
-            }
-        )
-    result: dict[str, Any] = {
-        "game": NAME,
-        "title": TITLE,
-        "phase": phase.value,
+    phase = state.phase
+    revealed = phase in REVEAL_PHASES
+    score = _score(state) if revealed else None
+    standing = standings(table_of(state), [score] if score is not None else [])
+    seats = _seats(state)
+    facts = {
+        p.seat: {
+            **dict(zip(SIDES, neighbours(seats, p.seat))),
+            "arranged": phase is not Phase.ARRANGE or p.seat in state.finished,
+            "finished_guessing": phase in (Phase.DRAW, Phase.REVIEW, Phase.OVER)
+            or (phase is Phase.GUESS and p.seat in state.finished),
+            "put_back_chosen": phase is Phase.DRAW and p.seat in state.put_back_of,
+            "hand_size": len(state.hand_of[p.seat]) if state.virtual else None,
+            "arrangement": _arrangement(state, p.seat, own=False) if state.virtual else None,
+        }
+        for p in state.players
+    }
+    you = None
+    if viewer is not TABLE and viewer != HOST:
+        seat = seat_of(state.players, viewer).seat
+        letters = ink_deck(state.language)
+        order = {p.card: k + 1 for k, p in enumerate(state.arrangement_of.get(seat, ()))}
+        you = {
+            "clue_card": [{"word": w, "value": v} for w, v in state.clue_card_of[seat]],
+            "sheet": {side: _sheet_view(state, seat, n, side) for n, side in zip(neighbours(seats, seat), SIDES)},
+            "guesses_made": _guesses_made(state, seat),
+            "finished": seat in state.finished,
+            # ``laid``: the card's place in your arrangement (1 = laid first), or None.
+            "hand": [{"card": c, "letter": letters[c], "laid": order.get(c)} for c in state.hand_of[seat]]
+            if state.virtual else None,
+            "arrangement": _arrangement(state, seat, own=True) if state.virtual else None,
+            "put_back": list(state.put_back_of[seat])
+            if state.virtual and phase is Phase.DRAW and seat in state.put_back_of else None,
+        }
+    details: dict[str, Any] = {
         "round": state.round,
         "rounds": ROUNDS,
-        "options": state.options,
-        "players": players,
-        "waiting_for": sorted(waiting_for(state)),
+        "options": state.options.model_dump(),
         "guesses_per_neighbour": GUESSES_PER_NEIGHBOUR,
         "ink_deck": len(state.deck) if state.virtual else None,
         "scores_final": phase is Phase.OVER,
+        "standings": standing.as_json(),
     }
-    if me is not None:
-        letters = ink_deck(state.language)
-        result["you"] = {
-            "seat": state.players[me].seat,
-            "name": state.players[me].name,
-            "clue_card": _clue_card_view(state, me),
-            "sheet": {SIDES[s]: _sheet_view(state, me, s) for s in (LEFT, RIGHT)},
-            "guesses_made": _guesses_made(state, me),
-            "finished": me in state.finished,
-            "hand": [{"card": c, "letter": letters[c]} for c in state.hands[me]] if state.virtual else None,
-            "arrangement": _public_arrangement(state, me, own=True) if state.virtual else None,
-            "put_back": list(state.put_back[me])
-            if state.virtual and phase is Phase.DRAW and state.put_back[me] is not None
-            else None,
-        }
-    if revealed:
-        result["scoresheets"] = [
-            {
-                "seat": p.seat,
-                "name": p.name,
-                "clue_card": _clue_card_view(state, i),
-                "neighbours": [_scored_sheet(state, i, s, guessing, ink) for s in (LEFT, RIGHT)],
-                "guessing": sum(guessing[i]),
-                "ink": sum(ink[i]),
-                "total": totals[i],
-                "guesses_made": _guesses_made(state, i),
-            }
-            for i, p in enumerate(state.players)
-        ]
-        made = [_guesses_made(state, i) for i in range(n)]
-        won = winners(list(range(n)), totals, made)
-        best = max(totals)
-        tied = [i for i in range(n) if totals[i] == best]
-        tie_break = None
-        if len(tied) > 1:
-            names = [state.players[i].name for i in tied]
-            counts = ", ".join(f"{state.players[i].name} {made[i]}" for i in tied)
-            decided = len(won) < len(tied)
-            tie_break = {
-                "tied": names,
-                "decided_by": "fewest_guesses" if decided else "shared",
-                "winners": [state.players[i].name for i in won],
-                "points": best,
-                "guesses": {state.players[i].name: made[i] for i in tied},
-                "explanation": f"{' and '.join(names)} tied on {best} points; guesses made: {counts}. "
-                + (
-                    f"Fewest guesses wins: {', '.join(state.players[i].name for i in won)}."
-                    if decided
-                    else "Still tied, so they share the victory."
-                ),
-            }
-        key = "winners" if phase is Phase.OVER else "leaders"
-        result[key] = [state.players[i].name for i in won]
-        result["tie_break"] = tie_break
-    return result
+    if score is not None:
+        details["scoresheets"] = _scoresheets(state, score)
+        details["reasons"] = [r.as_json() for r in score.reasons]
+        details["tie_break"] = _tie_break_view(standing)
+        if phase is Phase.REVIEW:
+            details["leaders"] = list(standing.winners)
+    by_name = {p.name: p.seat for p in state.players}
+    return envelope(game=NAME, title=TITLE, phase=phase, players=state.players,
+                    scores={by_name[n]: t for n, t in standing.totals.items()}, viewer=viewer, you=you,
+                    can=moves_for(ACTIONS, viewer, _possible(state, viewer)), waiting_for=waiting_for(state),
+                    winners=standing.winners if phase is Phase.OVER else (), player_facts=facts, **details)
+
+
+def lobby_view(players: Sequence[Player], options: Any) -> dict:
+    """Nothing beyond the room's own lobby."""
+    return {}
+
+
+# --- the score-only helper and the scoring API ----------------------------------------------------
+
+# Sizes are bounded for storage; the rules (seven guesses, a card of six words valued 1, 1, 2, 2,
+# 3, 3) are checked by the scoring functions, whose sentences name the player. A list of guesses may
+# be one over the rule, so that such a sheet is refused by name.
+Word = Annotated[str, Field(strict=True, max_length=MAX_GUESS_CHARS)]  # base.Text, as a type mypy reads
+ClueCardIn = Annotated[dict[Word, Annotated[int, Field(strict=True, ge=1, le=max(CLUE_VALUES))]],
+                       Field(max_length=2 * len(CLUE_VALUES))]
+GuessListIn = Annotated[list[Word], Field(max_length=2 * GUESSES_PER_NEIGHBOUR)]
+Column = Annotated[dict[Name, GuessListIn], Field(max_length=2)]
+Rulings = Annotated[dict[Name, Annotated[dict[Word, Word], Field(max_length=2 * GUESSES_PER_NEIGHBOUR)]],
+                    Field(max_length=2)]
+Scores = Annotated[dict[Name, Annotated[int, Field(strict=True, ge=0, le=MOST_POINTS)]], Field(max_length=2)]
+
+
+class GameEnd(Declared):
+    """The end of a game as the score sheet enters it (Inkling is scored once): either the clue
+    cards (``{name: {word: value}}``) and every guess (``{guesser: {neighbour: [words]}}``, with
+    the near misses accepted, ``{guesser: {neighbour: {guess: clue word}}}``), or, for a group that
+    compared them on paper, each guessing score (``{guesser: {neighbour: points}}``) and, for the
+    tie-break, how many guesses each wrote."""
+
+    clues: Annotated[dict[Name, ClueCardIn], Field(max_length=MAX_PLAYERS)] | None = None
+    guesses: Annotated[dict[Name, Column], Field(max_length=MAX_PLAYERS)] | None = None
+    near_misses: Annotated[dict[Name, Rulings], Field(max_length=MAX_PLAYERS)] | None = None
+    guessing: Annotated[dict[Name, Scores], Field(max_length=MAX_PLAYERS)] | None = None
+    guesses_made: Annotated[dict[Name, Annotated[int, Field(strict=True, ge=0, le=MOST_GUESSES)]],
+                            Field(max_length=MAX_PLAYERS)] | None = None
+
+
+class ScoreRequest(GameEnd):
+    """``POST /api/v1/score/inkling``: the end of a game in names, the players in seating order."""
+
+    players: Annotated[list[Name], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
+
+
+class SheetOptions(Declared):
+    """A score sheet's options: Inkling has none."""
+
+
+def score_entry(players: Sequence[str], entry: GameEnd) -> Score:
+    """The end of a game entered one way or the other (see :class:`GameEnd`)."""
+    if entry.guessing is not None:
+        require(entry.clues is None and entry.guesses is None and entry.near_misses is None,
+                'Give either "clues" and "guesses", or "guessing" for a game scored on paper; not both.')
+        return score_from_guessing(players, entry.guessing, entry.guesses_made)
+    require(entry.guesses_made is None, '"guesses_made" goes with "guessing", for a game scored on paper.')
+    if entry.clues is None:
+        raise RuleError('Say "%(field)s" (or "guessing", for a game scored on paper).', field="clues")
+    if entry.guesses is None:
+        raise RuleError('Say "%(field)s" (or "guessing", for a game scored on paper).', field="guesses")
+    return score_game(players, entry.clues, entry.guesses, entry.near_misses)
+
+
+class _Scoring:
+    """Inkling played with the box alone: the whole game entered at its end, the game's own
+    scoring, near misses suggested, and the tie-break."""
+
+    Request = ScoreRequest
+    SheetOptions = SheetOptions
+    Round = GameEnd
+    teams = None
+    single_entry = True
+    players = (MIN_PLAYERS, MAX_PLAYERS)
+
+    def answer(self, request: ScoreRequest) -> dict:
+        """The scored game: ``guessing``, ``ink``, ``totals`` and ``winners`` as before, with the
+        ``reasons``, ``points`` (the totals), ``guesses_made``, and for the words, every
+        ``marked_guesses`` and ``suggested_near_misses``; ``tie_break`` as data, or null."""
+        score = score_entry(request.players, request)
+        standing = standings(Table(players=tuple(request.players), options=SheetOptions()), [score])
+        return {**score.as_json(), "totals": dict(standing.totals), "winners": list(standing.winners),
+                "tie_break": standing.tie_break.as_json() if standing.tie_break else None}
+
+    def table(self, players: Sequence[str], teams: Any, options: Any) -> Table:
+        require(not teams, "%(game)s is not played in teams.", game=TITLE)
+        least, most = self.players
+        require(least <= len(players) <= most, "%(game)s takes %(least)s to %(most)s players; %(count)s are listed.",
+                game=TITLE, least=least, most=most, count=len(players))
+        require(len(set(players)) == len(players), "Each player must have a different name.")
+        return Table(players=tuple(players), options=read_model(
+            SheetOptions, options, "option", "The options must be a set of named choices.", TITLE))
+
+    def score(self, table: Table, before: Sequence[Score], entry: GameEnd) -> Score:
+        """The game's one entry (nothing carries over: there is nothing before it)."""
+        return score_entry(list(table.players), entry)
+
+    def standings(self, table: Table, rounds: Sequence[Score]) -> Standings:
+        return standings(table, rounds)
+
+    def form(self, table: Table, standing: Standings) -> dict:
+        """What the form offers: each player's neighbours (``sides``: ``{name: {"left", "right"}}``),
+        the values of a clue card's six words in order, the guessing scores one neighbour can give
+        (0 to 12), the most guesses per neighbour and in all, the longest guess, the two ways to
+        enter the end (``modes``: guessing scores from paper, or the words) and nothing filled in."""
+        players = list(table.players)
+        return {"sides": {name: dict(zip(SIDES, neighbours(players, name))) for name in players},
+                "clue_values": list(CLUE_VALUES),
+                "guessing_scores": list(range(MOST_POINTS + 1)),
+                "guesses_per_neighbour": GUESSES_PER_NEIGHBOUR,
+                "most_guesses": MOST_GUESSES,
+                "guess_chars": MAX_GUESS_CHARS,
+                "modes": ["paper", "words"],
+                **standing.next, "defaults": {}}
+
+
+SCORING = _Scoring()

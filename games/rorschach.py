@@ -33,63 +33,78 @@ Readings where the rulebook is unclear:
   the blots that were picked.
 - Speed rounds never leave fewer than 2 blots: with a single blot nobody could ever be alone, and
   nobody could win.
-- Any player, or the host screen, may start the next round ("any player draws the top card").
-  ``next_round`` may carry the number of the round it starts, so a double tap does nothing.
+- Who starts the next question: the rulebook has "any player draws the top card", after "now is a
+  good time for anyone to ask the players why they selected the inkblots they did". The host
+  screen is the table's shared card: only the host screen starts the next question
+  (``next_round``), so the discussion the rulebook suggests ends when the table agrees, not when
+  one phone taps. ``next_round`` may carry the number of the round it starts, so a double tap does
+  nothing.
 - Virtual cards: the app deals the question cards and the blots (numbered virtual inkblots drawn by
   ``games.inkblots``); when a deck runs out, its used cards are shuffled into a new deck. Physical
   cards: the table reads a question card aloud and lays the blots; the state has no question text
   and no blot pictures. The first question is read as the game starts; after that ``next_round``
   means "a new question was read".
+- Players are told apart by name at the reveal and in the scoring (a colour is named by the
+  player it belongs to), so two players may not share a name.
+- Secrecy: a pick is a seat's secret until the reveal. No answer depends on another seat's pick:
+  a pick is refused only for what is public (the phase, the blots on the table), and the host's
+  moves exist only after the reveal. The one answer that does depend on every pick is the last
+  pick itself, which is the reveal. The host, the table and the other seats see only who has
+  picked, never which blot.
 
-Actions (``apply``):
+Moves (``ACTIONS``; ``apply`` reads them with the declared models):
 
-- ``{"type": "pick", "number": n}``: a player picks the blot beside number token ``n``.
-- ``{"type": "next_round", "round": n?}``: the host or any player, after a reveal.
-- ``{"type": "remove_blot", "number": n | None}``: the host, when speed rounds offer a removal
-  (``None`` keeps every blot).
-- ``{"type": "discard_blot", "number": n}``: the host, after a reveal, with rotating blots chosen
-  by the host.
+- ``pick`` (a seat, secret): ``{"type": "pick", "number": n}``, the blot beside number token ``n``.
+- ``next_round`` (the host): ``{"type": "next_round", "round": n?}``, after a reveal.
+- ``remove_blot`` (the host): ``{"type": "remove_blot", "number": n | null}``, when speed rounds
+  offer a removal (``null`` keeps every blot).
+- ``discard_blot`` (the host): ``{"type": "discard_blot", "number": n}``, after a reveal, with
+  rotating blots chosen by the host.
 
-Scoring for the score-only helper: ``score_round(players, choices, tokens)`` on names.
+Scoring: ``score_round(players, choices, tokens)`` scores one reveal on names (a :class:`Score`:
+the tokens each player takes as points, a Reason per player: ``matched`` or ``alone``), and
+``standings(table, rounds)`` gives the tokens held, the end and the winners from the scored
+reveals. Live play and the score-only helper (``SCORING``) both call them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import Field
 
 from games import content
-from games.base import HOST, Player, RuleError, player_list, require, rng_for, seat_of
+from games.base import (
+    HOST, TABLE, Action, Actions, Declared, GameOptions, Int, N_, Name, Player, Reason, RuleError, Say,
+    Score, Standings, Table, Word, envelope, evolve, is_number, moves_for, ranking, read_model,
+    read_options, require, rng_for, seat_of, sum_points,
+)
 from games.content import deck
 
 NAME = "rorschach"
 TITLE = "Rorschach (2008)"
-OPTIONS = {
-    "cards": "virtual",
-    "speed_rounds": "off",
-    "speed_after": 2,
-    "rotating_blots": "off",
-    "language": "en",
-}
 MIN_PLAYERS, MAX_PLAYERS = 3, 8
+MAX_BLOTS = MAX_PLAYERS - 1
 QUESTION_DECK = "rorschach_questions"
 BLOT_CARDS = 100  # virtual inkblot cards 1..100, pictures from games.inkblots.inkblot_svg
 MIN_BLOTS = 2
 
 # The colours of the dice, in seating order, each with a letter for colour-blind players.
 COLOURS = (
-    ("red", "R", "#d62728"),
-    ("blue", "B", "#1f77b4"),
-    ("green", "G", "#2ca02c"),
-    ("yellow", "Y", "#f2c811"),
-    ("purple", "P", "#8e44ad"),
-    ("orange", "O", "#ff7f0e"),
-    ("white", "W", "#f4f4f4"),
-    ("black", "K", "#222222"),
+    (N_("red"), "R", "#d62728"),
+    (N_("blue"), "B", "#1f77b4"),
+    (N_("green"), "G", "#2ca02c"),
+    (N_("yellow"), "Y", "#f2c811"),
+    (N_("purple"), "P", "#8e44ad"),
+    (N_("orange"), "O", "#ff7f0e"),
+    (N_("white"), "W", "#f4f4f4"),
+    (N_("black"), "K", "#222222"),
 )
-
+Colour = Literal["red", "blue", "green", "yellow", "purple", "orange", "white", "black"]
+assert tuple(c[0] for c in COLOURS) == get_args(Colour)
 
 
 class Phase(StrEnum):
@@ -101,12 +116,88 @@ class Phase(StrEnum):
 
 
 PICKING, REVEAL, OVER = Phase.PICKING, Phase.REVEAL, Phase.OVER
+REVEAL_PHASES = frozenset({Phase.REVEAL, Phase.OVER})
+
+
+# --- declared data ------------------------------------------------------------------------------
+
+Mode = Literal["off", "host", "auto"]
+Language = Literal["en", "it", "pl"]
+assert get_args(Language) == content.LANGUAGES
+
+
+class Options(GameOptions):
+    """Rorschach (2008)'s room options."""
+
+    game_title = TITLE
+
+    cards: Annotated[Literal["virtual", "physical"],
+                     Say("The option cards must be one of: virtual, physical.")] = Field(
+        "virtual", title="Cards", json_schema_extra={"labels": {
+            "virtual": "Virtual: the app deals the questions and shows numbered inkblots",
+            "physical": "Physical: the box's cards on the table; the host confirms each new question"}})
+    speed_rounds: Annotated[Mode, Say("The option speed_rounds must be one of: off, host, auto.")] = Field(
+        "off", title="Speed rounds (remove a blot after rounds without a token)", json_schema_extra={"labels": {
+            "off": "Off", "host": "On: the table chooses the blot on the host screen",
+            "auto": "On: a blot chosen by chance"}})
+    speed_after: Annotated[int, Field(strict=True, ge=1, le=10),
+                           Say("Speed rounds start after 1 to 10 rounds without a token.")] = Field(
+        2, title="Speed rounds start after this many rounds in a row without a token")
+    rotating_blots: Annotated[Mode, Say("The option rotating_blots must be one of: off, host, auto.")] = Field(
+        "off", title="Rotating blots (one blot replaced after every round)", json_schema_extra={"labels": {
+            "off": "Off", "host": "On: the table chooses on the host screen", "auto": "On: chosen by chance"}})
+    language: Annotated[Language, Say("The cards are available in English, Italian and Polish.")] = Field(
+        "en", title="Language of the question cards", json_schema_extra={"labels": {
+            "en": "English", "it": "Italiano", "pl": "Polski"}})
+
+
+OPTIONS = Options().model_dump()  # the defaults
+
+# A blot number in a move: any whole number (the engine says which blots lie on the table).
+MoveNumber = Annotated[Int | None, Say("Pick a blot by its number.")]
+
+
+class Pick(Action):
+    """The blot that best answers the question, by the number token beside it (until the last pick)."""
+
+    type: Literal["pick"]
+    number: MoveNumber = None
+    by = "seat"
+    not_yours = "Only the players pick blots; the host screen cannot pick for them."
+    secret = True
+
+
+class NextRound(Action):
+    """After the reveal: the next question (a new card read aloud, with physical cards)."""
+
+    type: Literal["next_round"]
+    round: Annotated[Int | None, Say("Say which round to start by its number.")] = None
+    by = "host"
+    not_yours = "Only the host screen starts the next question, once the table has talked the reveal over."
+
+
+class RemoveBlot(Action):
+    """Speed rounds chosen on the host screen: the blot that leaves (``null`` keeps every blot)."""
+
+    type: Literal["remove_blot"]
+    number: Annotated[Int | None, Say("Say which blot to remove by its number.")] = None
+    by = "host"
+    not_yours = "Only the host screen removes a blot in speed rounds."
+
+
+class DiscardBlot(Action):
+    """Rotating blots chosen on the host screen: the blot replaced from the deck next round."""
+
+    type: Literal["discard_blot"]
+    number: Annotated[Int | None, Say("Say which blot to discard by its number.")] = None
+    by = "host"
+    not_yours = "The host screen chooses the blot to discard, once the table agrees."
 
 
 # --- the scoring rule, on plain data ------------------------------------------------------------
 
-def tokens_gained(choices: Mapping[Hashable, Hashable],
-                  held: Mapping[Hashable, Iterable[Hashable]] | None = None) -> dict[Hashable, frozenset]:
+def tokens_gained(choices: Mapping[Any, Hashable],
+                  held: Mapping[Any, Iterable[Any]] | None = None) -> dict[Any, frozenset]:
     """The tokens each player takes at one reveal.
 
     ``choices`` maps each player to the blot they picked; ``held`` maps a player to the players
@@ -131,83 +222,132 @@ def holds_every_colour(player: Hashable, tokens: Iterable[Hashable], players: It
     return set(players) <= set(tokens)
 
 
-def score_round(players: Sequence[str], choices: Mapping[str, Any],
-                tokens: Mapping[str, Sequence[str]] | None = None) -> dict:
-    """One reveal scored from plain data, for the score-only helper and the scoring API.
-
-    ``players`` are names in seating order, ``choices`` maps each name to the blot picked (a number
-    or label), ``tokens`` maps a name to the names whose colours that player already holds.
-    Returns ``{"gained": {name: [names]}, "tokens": {name: [names]}, "winners": [names]}``, lists in
-    seating order. Raises ``RuleError`` for a round that cannot have happened.
-    """
+def check_players(players: Any) -> list[str]:
+    """The players by name in seating order, or the RuleError that says what is wrong."""
     require(isinstance(players, (list, tuple)) and all(isinstance(p, str) and p.strip() for p in players),
             "List the players by name.")
-    require(MIN_PLAYERS <= len(players) <= MAX_PLAYERS,
-            f"Rorschach is played by {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+    require(MIN_PLAYERS <= len(players) <= MAX_PLAYERS, "%(game)s is played by %(least)s to %(most)s players.",
+            game=TITLE, least=MIN_PLAYERS, most=MAX_PLAYERS)
     for name in players:
-        require(players.count(name) == 1, f"Two players cannot both be called {name}.")
+        require(players.count(name) == 1, "Two players cannot both be called %(name)s.", name=name)
+    return list(players)
+
+
+def _blot_number(name: str, blot: Any) -> int:
+    # A blot is named by its number token; the number written out as text ("3") is read as the number.
+    if isinstance(blot, str) and blot.strip().isascii() and blot.strip().isdigit() and len(blot.strip()) < 6:
+        blot = int(blot.strip())
+    require(is_number(blot), "%(name)s's pick must be a blot number.", name=name)
+    return blot
+
+
+def score_round(players: Sequence[str], choices: Mapping[str, Any],
+                tokens: Mapping[str, Sequence[str]] | None = None) -> Score:
+    """One reveal scored from plain data (live play, the score-only helper and the scoring API).
+
+    ``players`` are names in seating order, ``choices`` maps each name to the number of the blot
+    picked (1 to one fewer than the players), ``tokens`` maps a name to the names whose colours
+    that player already holds. The points are the tokens each player takes; a Reason per player
+    says why: ``matched`` (``blot``, the players ``with`` them on it, the colours it ``took`` and
+    those ``already_held``) or ``alone`` (the same figures: ``with`` is empty, ``took`` their own
+    colour unless already held). Facts, lists in seating order: ``gained`` (name -> the colours
+    taken), ``tokens`` (name -> the colours held after it), ``winners``. Raises ``RuleError`` for a
+    round that cannot have happened.
+    """
+    players = check_players(players)
     require(isinstance(choices, Mapping), "Give the blot each player picked.")
     for name in choices:
-        require(name in players, f"{name} is not one of the players.")
+        require(name in players, "%(name)s is not one of the players.", name=str(name)[:40])
+    picked: dict[str, int] = {}
     for name in players:
-        require(name in choices, f"{name} has not picked a blot.")
-        blot = choices[name]
-        require(isinstance(blot, (int, str)) and not isinstance(blot, bool) and str(blot).strip() != "",
-                f"{name}'s pick must be a blot number.")
+        require(name in choices, "%(name)s has not picked a blot.", name=name)
+        picked[name] = _blot_number(name, choices[name])
     blots = len(players) - 1
-    require(len(set(choices.values())) <= blots,
-            f"With {len(players)} players there are only {blots} blots, so not everyone can have picked a different one.")
+    require(len(set(picked.values())) <= blots,
+            "With %(count)s players there are only %(blots)s blots, so not everyone can have picked a different one.",
+            count=len(players), blots=blots)
+    for name in players:
+        require(1 <= picked[name] <= blots,
+                "There is no blot number %(number)s: with %(count)s players the blots are numbered 1 to %(blots)s.",
+                number=picked[name], count=len(players), blots=blots)
     held: dict[str, frozenset] = {name: frozenset() for name in players}
     if tokens is not None:
         require(isinstance(tokens, Mapping), "Give the tokens each player holds as lists of names.")
         for name, colours in tokens.items():
-            require(name in players, f"{name} is not one of the players.")
-            require(isinstance(colours, (list, tuple)), f"Give {name}'s tokens as a list of names.")
+            require(name in players, "%(name)s is not one of the players.", name=str(name)[:40])
+            require(isinstance(colours, (list, tuple)), "Give %(name)s's tokens as a list of names.", name=name)
             for colour in colours:
-                require(colour in players, f"{name} holds a token of {colour}, who is not playing.")
+                require(colour in players, "%(name)s holds a token of %(colour)s, who is not playing.",
+                        name=name, colour=str(colour)[:40])
                 require(list(colours).count(colour) == 1,
-                        f"{name} cannot hold two tokens of {colour}'s colour.")
+                        "%(name)s cannot hold two tokens of %(colour)s's colour.", name=name, colour=colour)
             held[name] = frozenset(colours)
             require(not holds_every_colour(name, colours, players),
-                    f"{name} already holds every colour, so the game is over.")
-    gained = tokens_gained({name: choices[name] for name in players}, held)
+                    "%(name)s already holds every colour, so the game is over.", name=name)
+    gained = tokens_gained(picked, held)
+    reasons = []
+    for name in players:
+        others = [p for p in players if p != name and picked[p] == picked[name]]
+        offered = others or [name]
+        reasons.append(Reason("matched" if others else "alone", name, len(gained[name]), {
+            "blot": picked[name],
+            "with": others,
+            "took": [p for p in offered if p in gained[name]],
+            "already_held": [p for p in offered if p in held[name]],
+        }))
     after = {name: held[name] | gained[name] for name in players}
-    return {
-        "gained": {name: [p for p in players if p in gained[name]] for name in players},
-        "tokens": {name: [p for p in players if p in after[name]] for name in players},
-        "winners": [name for name in players if holds_every_colour(name, after[name], players)],
-    }
+    return Score(
+        points={name: len(gained[name]) for name in players},
+        reasons=tuple(reasons),
+        facts={
+            "gained": {name: [p for p in players if p in gained[name]] for name in players},
+            "tokens": {name: [p for p in players if p in after[name]] for name in players},
+            "winners": [name for name in players if holds_every_colour(name, after[name], players)],
+        },
+    )
 
 
-# --- options ------------------------------------------------------------------------------------
-
-_CHOICES = {
-    "cards": ("virtual", "physical"),
-    "speed_rounds": ("off", "host", "auto"),
-    "rotating_blots": ("off", "host", "auto"),
-}
-
-
-def normalize_options(options: Mapping | None) -> dict:
-    """The options with defaults filled in; a RuleError names the first value that cannot be used."""
-    options = dict(options or {})
-    for key in options:
-        require(key in OPTIONS, f"Rorschach has no option called {key!r}.")
-    result = {**OPTIONS, **options}
-    for key, allowed in _CHOICES.items():
-        require(result[key] in allowed,
-                f"The option {key} must be one of: {', '.join(allowed)}.")
-    after = result["speed_after"]
-    require(isinstance(after, int) and not isinstance(after, bool) and 1 <= after <= 10,
-            "Speed rounds start after 1 to 10 rounds without a token.")
-    language = result["language"]
-    require(language in content.LANGUAGES, "The cards are available in English, Italian and Polish.")
-    return result
+def held_tokens(players: Sequence[str], rounds: Iterable[Score]) -> dict[str, list[str]]:
+    """The colours each player holds after the scored ``rounds`` (named by their players, in
+    seating order): every token taken, since nobody takes one twice."""
+    taken: dict[str, set[str]] = {name: set() for name in players}
+    for score in rounds:
+        for name, colours in score.facts["gained"].items():
+            taken[name].update(colours)
+    return {name: [p for p in players if p in taken[name]] for name in players}
 
 
-def player_range(options: Mapping | None = None) -> tuple[int, int]:
+def standings(table: Table, rounds: Sequence[Score]) -> Standings:
+    """Totals (the tokens each player holds), the end (someone holds every colour in play), the
+    winners (everyone who completed at that reveal: the rulebook has no tie-break) and the ranking
+    by tokens held."""
+    players = list(table.players)
+    totals = sum_points(players, rounds)
+    held = held_tokens(players, rounds)
+    winners = tuple(name for name in players if holds_every_colour(name, held[name], players))
+    return Standings(totals=totals, over=bool(winners), winners=winners, ranking=ranking(totals))
+
+
+# --- the shape of the table ---------------------------------------------------------------------
+
+def player_range(options: Any = None) -> tuple[int, int]:
     """Rorschach takes 3 to 8 players, whatever the options."""
+    read_options(Options, options)
     return MIN_PLAYERS, MAX_PLAYERS
+
+
+def blot_count(player_count: int) -> int:
+    """Blots dealt at the start: one fewer than the players ("use 5 inkblots in a 6 player game")."""
+    return max(player_count - 1, 0)
+
+
+def dice(names: Sequence[str], colours: Sequence[str] | None = None) -> dict[str, dict]:
+    """Each player's die (its colour, the letter printed on it, a hex value for screens): the
+    ``colours`` chosen, or the dice in seating order."""
+    known = {c[0]: c for c in COLOURS}
+    chosen = list(colours) if colours else [c[0] for c in COLOURS[:len(names)]]
+    return {name: {"colour": known[c][0], "letter": known[c][1], "hex": known[c][2]}
+            for name, c in zip(names, chosen)}
 
 
 # --- state --------------------------------------------------------------------------------------
@@ -222,70 +362,79 @@ class Blot:
 
 @dataclass(frozen=True)
 class Reveal:
-    """What one reveal showed: every pick, and the colours each player took."""
+    """What one reveal showed: every pick (the tokens taken are the round's Score)."""
 
     round: int
     picks: tuple[tuple[int, int], ...]  # (seat, blot number), seating order
-    gained: tuple[tuple[int, frozenset], ...]  # (seat, colours taken, as seats), seating order
 
 
 @dataclass(frozen=True)
 class State:
+    """A game of Rorschach (2008). Picks are (seat, blot number) pairs in seating order; every
+    scored reveal is in ``history``, and the tokens held, the end and the winners come from it
+    (``standings``)."""
+
     players: tuple[Player, ...]
-    options: tuple[tuple[str, Any], ...]
+    options: Options
     seed: Any
     phase: Phase
     round: int
     blots: tuple[Blot, ...]
     question: str | None
-    picks: tuple[tuple[int, int], ...]  # (seat, blot number), in the order of the seats
-    tokens: tuple[tuple[int, frozenset], ...]  # (seat, colours held as seats), seating order
+    picks: tuple[tuple[int, int], ...]  # (seat, blot number), in seating order
+    history: tuple[Score, ...] = ()  # every reveal, scored
     reveal: Reveal | None = None
     dry_rounds: int = 0  # rounds in a row without any token, since the last speed-round offer
     speed_offer: bool = False
     removal: int | None = None  # blot number leaving at the next round (speed rounds)
     discard: int | None = None  # blot number replaced at the next round (rotating blots)
-    winners: tuple[int, ...] = ()
     questions: tuple[str, ...] = field(default=(), repr=False)  # the question deck, file order
     question_pile: tuple[int, ...] = field(default=(), repr=False)  # indices still to draw
     blot_pile: tuple[int, ...] = field(default=(), repr=False)
     shuffles: int = 0  # how many times a deck has been reshuffled (salts the generator)
 
-    def option(self, key: str) -> Any:
-        return dict(self.options)[key]
+
+def table_of(state: State) -> Table:
+    """The players by name, as the scoring functions see them."""
+    return Table(players=tuple(p.name for p in state.players), options=state.options)
 
 
-def setup(players: Sequence[Player], options: Mapping | None, seed) -> State:
+def _standings(state: State) -> Standings:
+    return standings(table_of(state), state.history)
+
+
+def setup(players: Sequence[Player], options: Any, seed: Any) -> State:
     """A new game: colours by seat, one blot fewer than players, the first question dealt."""
-    opts = normalize_options(options)
+    opts = read_options(Options, options)
     players = tuple(players)
-    require(MIN_PLAYERS <= len(players) <= MAX_PLAYERS,
-            f"Rorschach needs {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+    require(MIN_PLAYERS <= len(players) <= MAX_PLAYERS, "%(game)s needs %(least)s to %(most)s players.",
+            game=TITLE, least=MIN_PLAYERS, most=MAX_PLAYERS)
     require(len({p.seat for p in players}) == len(players), "Each player needs a seat of their own.")
-    virtual = opts["cards"] == "virtual"
+    # The reveal and the scoring speak in names, so names must tell players apart.
+    require(len({p.name for p in players}) == len(players), "Two players can't have the same name.")
+    virtual = opts.cards == "virtual"
     questions: tuple[str, ...] = ()
     question_pile: tuple[int, ...] = ()
     blot_pile: tuple[int, ...] = ()
     if virtual:
-        questions = deck(QUESTION_DECK, opts["language"])
+        questions = deck(QUESTION_DECK, opts.language)
         order = list(range(len(questions)))
         rng_for(seed, "questions", 0).shuffle(order)
         question_pile = tuple(order)
         cards = list(range(1, BLOT_CARDS + 1))
         rng_for(seed, "blots", 0).shuffle(cards)
         blot_pile = tuple(cards)
-    count = len(players) - 1
+    count = blot_count(len(players))
     blots = tuple(Blot(n, blot_pile[n - 1] if virtual else None) for n in range(1, count + 1))
     state = State(
         players=players,
-        options=tuple(sorted(opts.items())),
+        options=opts,
         seed=seed,
         phase=PICKING,
         round=1,
         blots=blots,
         question=None,
         picks=(),
-        tokens=tuple((p.seat, frozenset()) for p in players),
         questions=questions,
         question_pile=question_pile,
         blot_pile=blot_pile[count:],
@@ -299,7 +448,7 @@ def _deal_question(state: State) -> State:
         shuffles += 1
         pile = list(range(len(state.questions)))
         rng_for(state.seed, "questions", shuffles).shuffle(pile)
-    return replace(state, question=state.questions[pile[0]], question_pile=tuple(pile[1:]), shuffles=shuffles)
+    return evolve(state, question=state.questions[pile[0]], question_pile=tuple(pile[1:]), shuffles=shuffles)
 
 
 def _draw_blot(state: State, in_play: set[int]) -> tuple[int, State]:
@@ -308,94 +457,65 @@ def _draw_blot(state: State, in_play: set[int]) -> tuple[int, State]:
         shuffles += 1
         pile = [c for c in range(1, BLOT_CARDS + 1) if c not in in_play]
         rng_for(state.seed, "blots", shuffles).shuffle(pile)
-    return pile[0], replace(state, blot_pile=tuple(pile[1:]), shuffles=shuffles)
+    return pile[0], evolve(state, blot_pile=tuple(pile[1:]), shuffles=shuffles)
 
 
-# --- actions ------------------------------------------------------------------------------------
-
-def apply(state: State, actor, action: Mapping, now: float = 0.0) -> State:
-    """The state after ``actor`` does ``action``; a RuleError (state unchanged) if not allowed."""
-    require(isinstance(action, Mapping) and isinstance(action.get("type"), str),
-            "An action needs a type.")
-    handler = _ACTIONS.get(action["type"])
-    require(handler is not None, f"Rorschach has no action called {action['type']!r}.")
-    _check_actor(state, actor)
-    return handler(state, actor, action)
-
-
-def _check_actor(state: State, actor) -> None:
-    if actor == HOST:
-        return
-    require(isinstance(actor, int) and not isinstance(actor, bool), "You are not seated in this game.")
-    seat_of(state.players, actor)
-
-
-def _number(action: Mapping, sentence: str, allow_none: bool = False) -> int | None:
-    value = action.get("number")
-    if value is None and allow_none and "number" in action:
-        return None
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    require(isinstance(value, int) and not isinstance(value, bool), sentence)
-    return value
-
+# --- moves --------------------------------------------------------------------------------------
 
 def _numbers(state: State) -> list[int]:
     return [b.number for b in state.blots]
 
 
-def _pick(state: State, actor, action: Mapping) -> State:
-    require(actor != HOST, "Only the players pick blots; the host screen cannot pick for them.")
-    number = _number(action, "Pick a blot by its number.")
-    picks = dict(state.picks)
-    if state.phase != PICKING and state.reveal is not None and dict(state.reveal.picks).get(actor) == number:
+def _pick(state: State, seat: int, action: Pick, now: float) -> State:
+    number = action.number
+    if number is None:
+        raise RuleError("Pick a blot by its number.")
+    if state.phase != PICKING and state.reveal is not None and dict(state.reveal.picks).get(seat) == number:
         return state  # the same pick again, arriving after the reveal it took part in
     require(state.phase != OVER, "The game is over.")
     require(state.phase == PICKING, "The blots have been revealed; wait for the next question.")
-    require(number in _numbers(state), f"There is no blot number {number} on the table.")
-    if picks.get(actor) == number:
+    require(number in _numbers(state), "There is no blot number %(number)s on the table.", number=number)
+    picks = dict(state.picks)
+    if picks.get(seat) == number:
         return state
-    picks[actor] = number
-    order = {p.seat: i for i, p in enumerate(state.players)}
-    state = replace(state, picks=tuple(sorted(picks.items(), key=lambda item: order[item[0]])))
+    picks[seat] = number
+    state = evolve(state, picks=tuple((p.seat, picks[p.seat]) for p in state.players if p.seat in picks))
     if len(picks) == len(state.players):
         return _reveal(state)
     return state
 
 
 def _reveal(state: State) -> State:
-    seats = [p.seat for p in state.players]
-    held = dict(state.tokens)
-    gained = tokens_gained(dict(state.picks), held)
-    tokens = tuple((s, held[s] | gained[s]) for s in seats)
-    winners = tuple(s for s, colours in tokens if holds_every_colour(s, colours, seats))
-    reveal = Reveal(state.round, state.picks, tuple((s, gained[s]) for s in seats))
-    if winners:
-        return replace(state, phase=OVER, tokens=tokens, reveal=reveal, winners=winners)
-    dry = 0 if any(gained.values()) else state.dry_rounds + 1
+    table = table_of(state)
+    name = {p.seat: p.name for p in state.players}
+    score = score_round(list(table.players), {name[seat]: number for seat, number in state.picks},
+                        held_tokens(table.players, state.history))
+    state = evolve(state, history=state.history + (score,), reveal=Reveal(state.round, state.picks))
+    if _standings(state).over:
+        return evolve(state, phase=OVER)
+    options = state.options
+    dry = 0 if any(score.points.values()) else state.dry_rounds + 1
     offer, removal, discard = False, None, None
     numbers = _numbers(state)
-    if state.option("speed_rounds") != "off" and dry >= state.option("speed_after") and len(numbers) > MIN_BLOTS:
+    if options.speed_rounds != "off" and dry >= options.speed_after and len(numbers) > MIN_BLOTS:
         offer, dry = True, 0
-        if state.option("speed_rounds") == "auto":
+        if options.speed_rounds == "auto":
             removal = rng_for(state.seed, "speed", state.round).choice(numbers)
-    if state.option("rotating_blots") == "auto":
+    if options.rotating_blots == "auto":
         discard = rng_for(state.seed, "rotate", state.round).choice([n for n in numbers if n != removal])
-    return replace(state, phase=REVEAL, tokens=tokens, reveal=reveal, dry_rounds=dry,
-                   speed_offer=offer, removal=removal, discard=discard)
+    return evolve(state, phase=REVEAL, dry_rounds=dry, speed_offer=offer, removal=removal, discard=discard)
 
 
-def _next_round(state: State, actor, action: Mapping) -> State:
-    wanted = action.get("round")
-    require(wanted is None or (isinstance(wanted, int) and not isinstance(wanted, bool)),
-            "Say which round to start by its number.")
+def _next_round(state: State, actor: Any, action: NextRound, now: float) -> State:
+    wanted = action.round
     require(state.phase != OVER, "The game is over.")
     if state.phase == PICKING:
         if wanted is None or wanted == state.round:
             return state  # this round has already started
-        raise RuleError(f"Round {state.round} is still being played.")
-    require(wanted is None or wanted == state.round + 1, f"The next round is round {state.round + 1}.")
-    require(not (state.option("rotating_blots") == "host" and state.discard is None),
+        raise RuleError("Round %(round)s is still being played.", round=state.round)
+    require(wanted is None or wanted == state.round + 1, "The next round is round %(round)s.", round=state.round + 1)
+    options = state.options
+    require(not (options.rotating_blots == "host" and state.discard is None),
             "Choose the blot to discard first: with rotating blots one blot is replaced after every round.")
     blots = [b for b in state.blots if b.number != state.removal]
     if state.discard is not None:
@@ -404,54 +524,62 @@ def _next_round(state: State, actor, action: Mapping) -> State:
         for b in blots:
             if b.number == state.discard:
                 card = None
-                if state.option("cards") == "virtual":
+                if options.cards == "virtual":
                     card, state = _draw_blot(state, in_play)
                 b = Blot(b.number, card)
             replaced.append(b)
         blots = replaced
-    state = replace(state, phase=PICKING, round=state.round + 1, blots=tuple(blots), picks=(),
-                    reveal=None, speed_offer=False, removal=None, discard=None, question=None)
-    return _deal_question(state) if state.option("cards") == "virtual" else state
+    state = evolve(state, phase=PICKING, round=state.round + 1, blots=tuple(blots), picks=(),
+                   reveal=None, speed_offer=False, removal=None, discard=None, question=None)
+    return _deal_question(state) if options.cards == "virtual" else state
 
 
-def _remove_blot(state: State, actor, action: Mapping) -> State:
-    require(actor == HOST, "Only the host screen removes a blot in speed rounds.")
-    mode = state.option("speed_rounds")
+def _remove_blot(state: State, actor: Any, action: RemoveBlot, now: float) -> State:
+    mode = state.options.speed_rounds
     require(mode != "off", "Speed rounds are not part of this game.")
     require(mode == "host", "In this game speed rounds remove a blot by chance.")
-    number = _number(action, "Say which blot to remove by its number.", allow_none=True)
+    require("number" in action.model_fields_set, "Say which blot to remove by its number.")
+    number = action.number
     if number == state.removal and state.phase == REVEAL:
         return state
     require(state.phase != OVER, "The game is over.")
     require(state.phase == REVEAL and state.speed_offer,
-            f"A blot can only be removed after {state.option('speed_after')} rounds in a row without a token.")
+            "A blot can only be removed after %(rounds)s rounds in a row without a token.",
+            rounds=state.options.speed_after)
     if number is not None:
-        require(number in _numbers(state), f"There is no blot number {number} on the table.")
-        require(number != state.discard, f"Blot {number} is already being replaced; remove another one.")
-    return replace(state, removal=number)
+        require(number in _numbers(state), "There is no blot number %(number)s on the table.", number=number)
+        require(number != state.discard, "Blot %(number)s is already being replaced; remove another one.",
+                number=number)
+    return evolve(state, removal=number)
 
 
-def _discard_blot(state: State, actor, action: Mapping) -> State:
-    require(actor == HOST, "The host screen chooses the blot to discard, once the table agrees.")
-    mode = state.option("rotating_blots")
+def _discard_blot(state: State, actor: Any, action: DiscardBlot, now: float) -> State:
+    mode = state.options.rotating_blots
     require(mode != "off", "Blots are not rotated in this game.")
     require(mode == "host", "In this game the blot to discard is chosen by chance.")
-    number = _number(action, "Say which blot to discard by its number.")
+    number = action.number
+    if number is None:
+        raise RuleError("Say which blot to discard by its number.")
     if number == state.discard and state.phase == REVEAL:
         return state
     require(state.phase != OVER, "The game is over.")
     require(state.phase == REVEAL, "A blot is discarded after the reveal.")
-    require(number in _numbers(state), f"There is no blot number {number} on the table.")
-    require(number != state.removal, f"Blot {number} is being removed; discard another one.")
-    return replace(state, discard=number)
+    require(number in _numbers(state), "There is no blot number %(number)s on the table.", number=number)
+    require(number != state.removal, "Blot %(number)s is being removed; discard another one.", number=number)
+    return evolve(state, discard=number)
 
 
-_ACTIONS = {
-    "pick": _pick,
-    "next_round": _next_round,
-    "remove_blot": _remove_blot,
-    "discard_blot": _discard_blot,
-}
+ACTIONS = Actions(TITLE, {Pick: _pick, NextRound: _next_round, RemoveBlot: _remove_blot,
+                          DiscardBlot: _discard_blot})
+
+
+def apply(state: State, actor: Any, action: Any, now: float = 0.0) -> State:
+    """The state after ``actor`` makes ``action``, or a RuleError (state unchanged) saying why not."""
+    # Rorschach's own words for a move that names no type, or a type it does not know.
+    require(isinstance(action, Mapping) and isinstance(action.get("type"), str), "An action needs a type.")
+    require(action["type"] in ACTIONS.models, '%(game)s has no action called "%(move)s".',
+            game=TITLE, move=action["type"][:40])
+    return ACTIONS.dispatch(state, actor, action, now)
 
 
 # --- what the players see -----------------------------------------------------------------------
@@ -464,25 +592,46 @@ def waiting_for(state: State) -> frozenset[int]:
     return frozenset(p.seat for p in state.players if p.seat not in picked)
 
 
-def legal_actions(state: State, now: float = 0.0) -> list[tuple[Any, dict]]:
-    """Moves that are allowed now: picks, then the host's choices and the next round."""
+def _possible(state: State) -> list[str]:
+    """The move types the rules allow now, whoever makes them."""
     if state.phase == OVER:
         return []
     if state.phase == PICKING:
-        numbers = _numbers(state)
-        moves = [(seat, {"type": "pick", "number": n}) for seat in sorted(waiting_for(state)) for n in numbers]
-        for seat, number in state.picks:  # changing one's mind is allowed too
-            moves += [(seat, {"type": "pick", "number": n}) for n in numbers if n != number]
-        return moves
-    moves: list[tuple[Any, dict]] = []
+        return ["pick"]
+    options = state.options
+    possible = []
+    if state.speed_offer and options.speed_rounds == "host":
+        possible.append("remove_blot")
+    if options.rotating_blots == "host":
+        possible.append("discard_blot")
+    if not (options.rotating_blots == "host" and state.discard is None):
+        possible.append("next_round")
+    return possible
+
+
+def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]]:
+    """A sample of the moves allowed now, for random play: every pick of the seats still to pick
+    and one change of mind, then the host's choices and the next round."""
+    if state.phase == OVER:
+        return []
     numbers = _numbers(state)
-    if state.speed_offer and state.option("speed_rounds") == "host":
+    if state.phase == PICKING:
+        waiting = waiting_for(state)
+        moves: list[tuple[int | str, dict]] = [
+            (p.seat, {"type": "pick", "number": n}) for p in state.players if p.seat in waiting for n in numbers]
+        if state.picks:  # changing one's mind is allowed too: a sample, one seat's other pick
+            seat, number = state.picks[0]
+            moves.append((seat, {"type": "pick", "number": numbers[(numbers.index(number) + 1) % len(numbers)]}))
+        return moves
+    moves = []
+    possible = _possible(state)
+    if "remove_blot" in possible:
         moves += [(HOST, {"type": "remove_blot", "number": n}) for n in numbers
                   if n != state.removal and n != state.discard]
-    if state.option("rotating_blots") == "host":
+    if "discard_blot" in possible:
         moves += [(HOST, {"type": "discard_blot", "number": n}) for n in numbers
                   if n != state.removal and n != state.discard]
-    if not (state.option("rotating_blots") == "host" and state.discard is None):
+    if "next_round" in possible:
         moves.append((HOST, {"type": "next_round", "round": state.round + 1}))
     return moves
 
@@ -494,35 +643,40 @@ def colour_of(state: State, seat: int) -> dict:
     return {"seat": seat, "colour": name, "letter": letter, "hex": hex_value}
 
 
-def view(state: State, viewer) -> dict:
-    """What ``viewer`` (a seat, HOST, or None for the table) may see: never a pick before its reveal."""
-    if viewer is not None and viewer != HOST:
-        require(isinstance(viewer, int) and not isinstance(viewer, bool), "You are not seated in this game.")
+def view(state: State, viewer: Any) -> dict:
+    """What ``viewer`` (a seat, HOST, or TABLE) may see: never a pick before its reveal."""
+    if viewer is not TABLE and viewer != HOST:
         seat_of(state.players, viewer)
     seats = [p.seat for p in state.players]
+    name = {p.seat: p.name for p in state.players}
+    seat_named = {p.name: p.seat for p in state.players}
     colours = [colour_of(state, s) for s in seats]
-    name_of = {c["seat"]: c["colour"] for c in colours}
-    held = dict(state.tokens)
+    colour_name = {c["seat"]: c["colour"] for c in colours}
+    standing = _standings(state)
+    held_by_name = held_tokens([p.name for p in state.players], state.history)
+    held = {seat_named[n]: {seat_named[c] for c in cs} for n, cs in held_by_name.items()}
     picked = dict(state.picks)
-    waiting = waiting_for(state)
-    players = player_list(state.players)
-    for entry, colour in zip(players, colours):
-        seat = entry["seat"]
-        entry.update(
-            score=len(held[seat]),
-            colour=colour["colour"],
-            letter=colour["letter"],
-            hex=colour["hex"],
-            tokens=[name_of[s] for s in seats if s in held[seat]],
-            needs=[name_of[s] for s in seats if s not in held[seat]],
-            picked=seat in picked,
-        )
-    result: dict[str, Any] = {
-        "game": NAME,
-        "phase": state.phase.value,
+    options = state.options
+    facts = {
+        c["seat"]: {
+            "colour": c["colour"], "letter": c["letter"], "hex": c["hex"],
+            "tokens": [colour_name[s] for s in seats if s in held[c["seat"]]],
+            "needs": [colour_name[s] for s in seats if s not in held[c["seat"]]],
+            "picked": c["seat"] in picked,
+        }
+        for c in colours
+    }
+    you = None
+    if is_number(viewer):
+        you = {
+            **{k: v for k, v in colour_of(state, viewer).items() if k != "seat"},
+            "pick": picked.get(viewer),
+            "tokens": facts[viewer]["tokens"],
+            "needs": facts[viewer]["needs"],
+        }
+    details: dict[str, Any] = {
         "round": state.round,
-        "options": dict(state.options),
-        "players": players,
+        "options": options.model_dump(),
         "colours": colours,
         "token_matrix": {
             "colours": [c["colour"] for c in colours],
@@ -532,64 +686,130 @@ def view(state: State, viewer) -> dict:
         "question": state.question,
         "blots": [{"number": b.number, "card": b.card} for b in state.blots],
         "picked": [s for s in seats if s in picked],
-        "waiting_for": [s for s in seats if s in waiting],
-        "reveal": _reveal_view(state, name_of) if state.reveal is not None else None,
+        "reveal": _reveal_view(state, colour_name, seat_named) if state.reveal is not None else None,
         "speed": {
-            "mode": state.option("speed_rounds"),
-            "after": state.option("speed_after"),
+            "mode": options.speed_rounds,
+            "after": options.speed_after,
             "dry_rounds": state.dry_rounds,
             "offer": state.speed_offer,
             "removal": state.removal,
         },
-        "rotating": {"mode": state.option("rotating_blots"), "discard": state.discard},
-        "winners": [p.name for p in state.players if p.seat in state.winners],
-        "you": None,
-        "can": _can(state, viewer),
+        "rotating": {"mode": options.rotating_blots, "discard": state.discard},
+        "standings": standing.as_json(),
     }
-    if isinstance(viewer, int) and viewer != HOST:
-        me = next(p for p in state.players if p.seat == viewer)
-        result["you"] = {
-            "seat": viewer,
-            "name": me.name,
-            **{k: v for k, v in colour_of(state, viewer).items() if k != "seat"},
-            "pick": picked.get(viewer),
-            "tokens": [name_of[s] for s in seats if s in held[viewer]],
-            "needs": [name_of[s] for s in seats if s not in held[viewer]],
-        }
-    return result
+    return envelope(game=NAME, title=TITLE, phase=state.phase, players=state.players,
+                    scores={seat_named[n]: t for n, t in standing.totals.items()}, viewer=viewer, you=you,
+                    can=moves_for(ACTIONS, viewer, _possible(state)), waiting_for=waiting_for(state),
+                    winners=standing.winners if state.phase == OVER else (), player_facts=facts, **details)
 
 
-def _reveal_view(state: State, name_of: dict) -> dict:
+def _reveal_view(state: State, colour_name: Mapping[int, str], seat_named: Mapping[str, int]) -> dict:
     reveal = state.reveal
+    assert reveal is not None
+    score = state.history[-1]
     picks = dict(reveal.picks)
-    groups = []
+    groups: list[dict[str, Any]] = []
     for blot in sorted(set(picks.values())):
         on_it = [s for s, _ in reveal.picks if picks[s] == blot]
         groups.append({"number": blot, "seats": on_it, "alone": len(on_it) == 1})
+    gained = score.facts["gained"]
     return {
         "round": reveal.round,
         "picks": [{"seat": s, "number": n} for s, n in reveal.picks],
         "groups": groups,
         "alone": [g["seats"][0] for g in groups if g["alone"]],
-        "gained": [{"seat": s, "colours": [name_of[c] for c in name_of if c in colours]}
-                   for s, colours in reveal.gained],
-        "no_token": not any(colours for _, colours in reveal.gained),
+        "gained": [{"seat": p.seat, "colours": [colour_name[seat_named[c]] for c in gained[p.name]]}
+                   for p in state.players],
+        "no_token": not any(score.points.values()),
+        "points": dict(score.points),
+        "reasons": [r.as_json() for r in score.reasons],
     }
 
 
-def _can(state: State, viewer) -> list[str]:
-    if state.phase == OVER:
-        return []
-    if state.phase == PICKING:
-        return [] if viewer is None or viewer == HOST else ["pick"]
-    can = ["next_round"] if viewer is not None else []
-    if viewer == HOST:
-        if state.speed_offer and state.option("speed_rounds") == "host":
-            can.append("remove_blot")
-        if state.option("rotating_blots") == "host":
-            can.append("discard_blot")
-        if state.option("rotating_blots") == "host" and state.discard is None:
-            can.remove("next_round")
-    elif state.option("rotating_blots") == "host" and state.discard is None:
-        can = []
-    return can
+def lobby_view(players: Sequence[Player], options: Any) -> dict:
+    """Before the start: the die each player will take (by seat, in seating order) and the blots
+    that will lie on the table."""
+    return {"colours": [{"seat": p.seat, "colour": c[0], "letter": c[1], "hex": c[2]}
+                        for p, c in zip(players, COLOURS)],
+            "blots": blot_count(min(len(players), MAX_PLAYERS))}
+
+
+# --- the score-only helper and the scoring API --------------------------------------------------
+
+# A blot number as the score-only requests give it (the engine checks it against the table).
+BlotNumber = Annotated[int, Field(strict=True, ge=1, le=MAX_BLOTS), Say("A blot is picked by its number.")]
+Choices = Annotated[dict[Name, BlotNumber], Field(max_length=MAX_PLAYERS)]
+
+
+class ScoreRequest(Declared):
+    """``POST /api/v1/score/rorschach``: one reveal in names: the players in seating order, the
+    blot each picked, and the colours each already holds (named by their players)."""
+
+    players: Annotated[list[Name], Field(max_length=MAX_PLAYERS)]
+    choices: Choices
+    tokens: Annotated[dict[Name, Annotated[list[Name], Field(max_length=MAX_PLAYERS)]],
+                      Field(max_length=MAX_PLAYERS)] | None = None
+
+
+class SheetOptions(Declared):
+    """A score sheet's options: each player's die, in seating order (by default the dice go round
+    in the box's order: red, blue, green, ...)."""
+
+    colours: Annotated[list[Colour], Field(max_length=MAX_PLAYERS),
+                       Say("Give each player one of the dice colours.")] | None = Field(
+        None, title="Each player's die, in seating order", json_schema_extra={
+            "labels": {c[0]: c[0].capitalize() for c in COLOURS},
+            "dice": {c[0]: {"letter": c[1], "hex": c[2]} for c in COLOURS}})
+
+
+class RoundEntry(Declared):
+    """One reveal as the score sheet enters it: the blot each player picked (tokens carry over
+    from the earlier rounds)."""
+
+    choices: Choices
+
+
+class _Scoring:
+    """Rorschach (2008) played with the box alone: each reveal entered, tokens carried over, the
+    game won by a token of every colour."""
+
+    Request = ScoreRequest
+    SheetOptions = SheetOptions
+    Round = RoundEntry
+    teams = None
+    single_entry = False
+    players = (MIN_PLAYERS, MAX_PLAYERS)
+
+    def answer(self, request: ScoreRequest) -> dict:
+        return score_round(request.players, request.choices, request.tokens).as_json()
+
+    def table(self, players: Sequence[str], teams: Any, options: Any) -> Table:
+        """The players (3 to 8, names apart) and their dice: the colours chosen, each one of the
+        box's dice and no two alike, or the dice in seating order."""
+        require(not teams, "%(game)s is not played in teams.", game=TITLE)
+        names = check_players(players)
+        sheet = read_model(SheetOptions, options, "option", "The options must be a set of named choices.", TITLE)
+        colours = list(sheet.colours) if sheet.colours else [c[0] for c in COLOURS[:len(names)]]
+        require(len(colours) == len(names), "Give each player one of the dice colours.")
+        for colour in colours:
+            require(colours.count(colour) == 1, "Two players can't both have the %(colour)s die.",
+                    colour=Word(colour))
+        return Table(players=tuple(names), options=SheetOptions(colours=colours))
+
+    def score(self, table: Table, before: Sequence[Score], entry: RoundEntry) -> Score:
+        """One reveal, after ``before``: the colours already held come from the earlier reveals."""
+        return score_round(list(table.players), entry.choices, held_tokens(table.players, before))
+
+    def standings(self, table: Table, rounds: Sequence[Score]) -> Standings:
+        return standings(table, rounds)
+
+    def form(self, table: Table, standing: Standings) -> dict:
+        """What the round form offers: the blot numbers (one fewer than the players), each
+        player's die, and the next round's defaults (none: every pick is entered)."""
+        count = len(table.players)
+        return {"blots": list(range(1, blot_count(count) + 1)),
+                "colours": dice(table.players, getattr(table.options, "colours", None)),
+                **standing.next}
+
+
+SCORING = _Scoring()

@@ -8,7 +8,8 @@ Rules (rulebook ``rorschach-teams.txt``):
   one image (face down). The test subject secretly matches each of the 3 visible images to a
   different word. The rest of the test team guesses the word of one image; the control team either
   agrees (the same word) or names a different word for that image.
-- Scoring, exactly the rulebook's overview table (``SCORING_TABLE``):
+- Scoring, exactly the rulebook's overview table (``SCORING_TABLE``; each row's rule name is what
+  a scored round's :class:`~games.base.Reason` says):
 
   ===  ==========  =============  ===================  =========  ===============  ===============
   row  test guess  control guess  image goes to        2nd guess  2nd right        2nd wrong
@@ -43,55 +44,68 @@ Readings where the rulebook is unclear:
   as each guess is scored; when the round's scoring is complete the whole matching is shown (the
   markers are picked up in view of everyone). The hidden image stays face down for the test team,
   the host screen and the table for good; the control team, who flipped it, still see it.
+  The matching is the game's only secret move (``Match.secret``). Checked as issue 16 asks: no
+  answer to anyone else depends on it before the reveal. The guesses and the control team's answer
+  are checked against the visible images and the three words only, never against the matching, so
+  their refusals read the same whatever the test subject chose; waiting, "can" and the phase do not
+  change with it either. The first reveal is the control team's answer (the guessed image's marker
+  is turned up, and with it whether a second guess follows); in ``second_guess`` the two other
+  images' markers are still secret, and stay so until the second guess is scored. The score
+  reached mid-round (the first image awarded) is public: it follows from the turned-up marker.
 - Virtual cards: words come from the word deck and images are numbered virtual inkblots
   (``games.inkblots``); a deck that runs out is reshuffled from the box. Physical cards: the
   screens show labelled slots (words A, B, C; images 1 to 4) to match the cards on the table.
 - Any player or the host starts the next round; ``next_round`` may carry the number of the round
   it starts, so a double tap does nothing.
+- The end can never be a tie (the winner is 2 ahead), so there is no tie-break.
 
-Actions (``apply``), naming a word by its slot letter (or, with virtual cards, the word itself)
-and an image by its slot number:
+Moves (``ACTIONS``), naming a word by its slot letter (or, with virtual cards, the word itself)
+and an image by its slot number (``2`` or ``"2"``):
 
 - ``{"type": "choose_test_subject", "seat": s}``: the host or a test-team member.
 - ``{"type": "hide", "image": i}``: a control-team member or the host.
-- ``{"type": "match", "matching": {"1": "A", "2": "C", "4": "B"}}``: the test subject only.
+- ``{"type": "match", "matching": {"1": "A", "2": "C", "4": "B"}}``: the test subject only (secret).
 - ``{"type": "guess", "image": i, "word": w}``: a test-team member other than the test subject, or
   the host; the first guess, then the second when the table allows it.
 - ``{"type": "control_guess", "word": w}``: a control-team member or the host.
 - ``{"type": "next_round", "round": n?}``: anyone, once the round is scored.
 
-Scoring for the score-only helper and the API: ``score_round(test_team, score, matching,
-first_guess, control_word, second_guess)`` on plain strings.
+Scoring: ``score_round(test_team, score, matching, first_guess, control_word, second_guess)`` on
+plain strings gives a round's :class:`~games.base.Score` (the points per team, the table row and
+the second guess as reasons); ``standings`` gives the totals, the end, the winning team and the
+next test team from the scored rounds. Live play, the score sheet and the scoring API
+(``SCORING``) all go through these two.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from games import content
-from games.base import HOST, Player, RuleError, player_list, require, rng_for, seat_of
+from pydantic import BeforeValidator, Field, Strict
+
+from games.base import (
+    HOST, LIMIT, TABLE, Action, Actions, Count, Declared, Exactly, GameOptions, Player, Reason, RuleError,
+    Say, Score, Standings, Table, Word, N_, envelope, evolve, is_number, moves_for, ranking,
+    read_model, read_options, require, rng_for, seat_of, sum_points,
+)
 from games.content import deck
 
 NAME = "rorschach-teams"
 TITLE = "Rorschach (teams)"
-OPTIONS = {
-    "cards": "virtual",
-    "first_test_team": "black",
-    "teams": None,
-    "language": "en",
-}
 MIN_PLAYERS, MAX_PLAYERS = 4, 16
 MIN_TEAM = 2
 TEAMS = ("black", "white")
+TEAM_WORDS = {"black": Word(N_("black")), "white": Word(N_("white"))}  # the teams in sentences
 WORD_SLOTS = ("A", "B", "C")
 IMAGE_SLOTS = (1, 2, 3, 4)
 WIN_POINTS, WIN_LEAD = 4, 2
 WORD_DECK = "rorschach_words"
 IMAGE_CARDS = 100  # virtual inkblot cards 1..100
-
+WORD_CHARS = 60  # the most characters of a word as a move or a scoring request names it
+IMAGE_CHARS = 40  # the most characters of an image's name in a scoring request
 
 
 class Phase(StrEnum):
@@ -107,6 +121,9 @@ class Phase(StrEnum):
 
 
 HIDING, MATCHING, GUESSING, CONTROL, SECOND_GUESS, SCORED, OVER = Phase
+# The whole matching is public once the round is scored. In ``second_guess`` only the guessed
+# image's marker is turned up: the other two are still secret, so it is not a reveal phase.
+REVEAL_PHASES = frozenset({Phase.SCORED, Phase.OVER})
 TEST, CONTROL_TEAM = "test", "control"
 
 
@@ -114,9 +131,11 @@ TEST, CONTROL_TEAM = "test", "control"
 
 @dataclass(frozen=True)
 class Row:
-    """One row of the rulebook's scoring overview; awards name a role ("test"/"control") or None."""
+    """One row of the rulebook's scoring overview; awards name a role ("test"/"control") or None.
+    ``rule`` is the row in the rulebook's words (how the two guesses turned out)."""
 
     number: int
+    rule: str
     test_right: bool
     control_right: bool
     image_to: str | None
@@ -126,18 +145,19 @@ class Row:
 
     def as_dict(self) -> dict:
         return {
-            "row": self.number, "test_right": self.test_right, "control_right": self.control_right,
-            "image_to": self.image_to, "second_guess": self.second_guess,
+            "row": self.number, "rule": self.rule, "test_right": self.test_right,
+            "control_right": self.control_right, "image_to": self.image_to, "second_guess": self.second_guess,
             "second_right_to": self.second_right_to, "second_wrong_to": self.second_wrong_to,
         }
 
 
 SCORING_TABLE = (
-    Row(1, True, True, None, True, TEST, CONTROL_TEAM),
-    Row(2, True, False, TEST, True, TEST, None),
-    Row(3, False, False, None, False, None, None),
-    Row(4, False, True, CONTROL_TEAM, False, None, None),
+    Row(1, "test_right_control_right", True, True, None, True, TEST, CONTROL_TEAM),
+    Row(2, "test_right_control_wrong", True, False, TEST, True, TEST, None),
+    Row(3, "test_wrong_control_wrong", False, False, None, False, None, None),
+    Row(4, "test_wrong_control_right", False, True, CONTROL_TEAM, False, None, None),
 )
+SECOND_RIGHT, SECOND_WRONG = "second_guess_right", "second_guess_wrong"  # the table's last two columns
 
 
 def scoring_row(test_right: bool, control_right: bool) -> Row:
@@ -145,34 +165,9 @@ def scoring_row(test_right: bool, control_right: bool) -> Row:
     return next(r for r in SCORING_TABLE if r.test_right == test_right and r.control_right == control_right)
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """How a round's scoring went: the row, where each image went (roles), the points by role."""
-
-    row: Row
-    first_to: str | None
-    second_right: bool | None
-    second_to: str | None
-
-    @property
-    def points(self) -> dict[str, int]:
-        points = {TEST: 0, CONTROL_TEAM: 0}
-        for role in (self.first_to, self.second_to):
-            if role is not None:
-                points[role] += 1
-        return points
-
-
-def judge(matching: Mapping[Hashable, Hashable], first_guess: tuple[Hashable, Hashable],
-          control_word: Hashable, second_guess: tuple[Hashable, Hashable] | None = None) -> Outcome:
-    """Score checked guesses against the matching (image -> word), by the overview table."""
-    image, word = first_guess
-    row = scoring_row(matching[image] == word, matching[image] == control_word)
-    second_right = second_to = None
-    if row.second_guess and second_guess is not None:
-        second_right = matching[second_guess[0]] == second_guess[1]
-        second_to = row.second_right_to if second_right else row.second_wrong_to
-    return Outcome(row, row.image_to, second_right, second_to)
+def other_team(team: str) -> str:
+    """The other team: the roles swap every round."""
+    return TEAMS[1] if team == TEAMS[0] else TEAMS[0]
 
 
 def winner_of(score: Mapping[str, int]) -> str | None:
@@ -184,99 +179,222 @@ def winner_of(score: Mapping[str, int]) -> str | None:
     return None
 
 
-def other_team(team: str) -> str:
-    """The other team: the roles swap every round."""
-    return TEAMS[1] if team == TEAMS[0] else TEAMS[0]
+def check_teams(members: Mapping[str, Sequence[Any]]) -> None:
+    """The game's rule for the two teams (seats or names): nobody in both, each at least 2 players."""
+    everyone = [m for team in TEAMS for m in members[team]]
+    require(len(set(everyone)) == len(everyone), "A player can only be in one team.")
+    for team in TEAMS:
+        require(len(members[team]) >= MIN_TEAM, "The %(team)s team needs at least %(least)s players.",
+                team=TEAM_WORDS[team], least=MIN_TEAM)
 
 
-def score_round(test_team: str, score: Mapping[str, int], matching: Mapping[str, str],
-                first_guess: Mapping[str, str], control_word: str,
-                second_guess: Mapping[str, str] | None = None) -> dict:
-    """One round's scoring phase from plain data, for the score-only helper and the scoring API.
+# --- scoring ----------------------------------------------------------------------------------
 
-    ``matching`` maps the three visible images to three different words (all strings); guesses are
-    ``{"image": ..., "word": ...}``. Returns ``{"points": {team: int}, "score": {team: int},
-    "second_guess_allowed": bool, "winner": team | None}``. When a second guess is allowed but not
-    given yet, the points so far are returned and ``winner`` stays None (the scoring phase is not
-    over). Raises ``RuleError`` for a round that cannot have happened.
+def score_round(test_team: str, score: Mapping[Any, Any], matching: Mapping[Any, Any],
+                first_guess: Mapping[Any, Any], control_word: str,
+                second_guess: Mapping[Any, Any] | None = None) -> Score:
+    """One round's scoring phase from plain data: live play, the score sheet and the scoring API.
+
+    ``score`` is each team's points before the round; ``matching`` maps the three visible images to
+    three different words (all strings); guesses are ``{"image": ..., "word": ...}``. Returns the
+    round's points per team and why (the table row for each team, then the second guess), with the
+    facts ``test_team``, ``row``, ``image_to`` and ``second_image_to`` (teams), ``second_guess_allowed``,
+    ``second_right``, ``complete``, ``score`` (the totals after) and ``winner``. When a second guess is
+    allowed but not given yet, the points so far are returned, ``complete`` is false and ``winner``
+    stays None (the scoring phase is not over). Raises ``RuleError`` for a round that cannot have
+    happened.
     """
     require(test_team in TEAMS, "The test team is black or white.")
     require(isinstance(score, Mapping) and set(score) == set(TEAMS)
-            and all(isinstance(score[t], int) and not isinstance(score[t], bool) and score[t] >= 0 for t in TEAMS),
+            and all(is_number(score[t]) and score[t] >= 0 for t in TEAMS),
             "Give the score as a whole number of points for black and for white.")
     already = winner_of(score)
-    require(already is None, f"With that score {already} has already won.")
+    if already is not None:
+        raise RuleError("With that score %(team)s has already won.", team=TEAM_WORDS[already])
     require(isinstance(matching, Mapping) and len(matching) == 3,
             "The matching pairs the three visible images with the three words.")
     for image, word in matching.items():
         require(isinstance(image, str) and isinstance(word, str), "Images and words are given as text.")
     words = set(matching.values())
     require(len(words) == 3, "The test subject matches each image to a different word.")
-    first = _plain_guess(first_guess, matching, words, "first guess")
+    first = _plain_guess(first_guess, matching, words, second=False)
     require(isinstance(control_word, str) and control_word in words,
             "The control team's word must be one of the three words.")
-    second = None
-    if second_guess is not None:
-        second = _plain_guess(second_guess, matching, words, "second guess")
-    outcome = judge(matching, first, control_word, None)
-    if not outcome.row.second_guess:
+    second = None if second_guess is None else _plain_guess(second_guess, matching, words, second=True)
+    row = scoring_row(matching[first[0]] == first[1], matching[first[0]] == control_word)
+    if not row.second_guess:
         require(second is None, "No second guess is allowed: the test team's first guess was wrong.")
     elif second is not None:
         require(second[0] != first[0], "The second guess must be on another image.")
         require(second[1] != first[1],
                 "The second guess needs another word: that word's marker already lies under the first image.")
-        outcome = judge(matching, first, control_word, second)
-    by_role = outcome.points
     control_team = other_team(test_team)
-    points = {test_team: by_role[TEST], control_team: by_role[CONTROL_TEAM]}
-    points = {t: points[t] for t in TEAMS}
+    team_of = {TEST: test_team, CONTROL_TEAM: control_team, None: None}
+    points = {t: 0 for t in TEAMS}
+    image_to = team_of[row.image_to]
+    reasons = []
+    for role, team in ((TEST, test_team), (CONTROL_TEAM, control_team)):
+        won = int(team == image_to)
+        points[team] += won
+        reasons.append(Reason(row.rule, team, won, {"row": row.number, "role": role, "image": first[0],
+                                                    "second_guess": row.second_guess}))
+    second_right = second_to = None
+    if second is not None:
+        second_right = matching[second[0]] == second[1]
+        second_to = team_of[row.second_right_to if second_right else row.second_wrong_to]
+        for role, team in ((TEST, test_team), (CONTROL_TEAM, control_team)):
+            won = int(team == second_to)
+            points[team] += won
+            reasons.append(Reason(SECOND_RIGHT if second_right else SECOND_WRONG, team, won,
+                                  {"row": row.number, "role": role, "image": second[0]}))
+    complete = not row.second_guess or second is not None
     total = {t: score[t] + points[t] for t in TEAMS}
-    complete = not outcome.row.second_guess or second is not None
-    return {
-        "points": points,
-        "score": total,
-        "second_guess_allowed": outcome.row.second_guess,
-        "winner": winner_of(total) if complete else None,
-    }
+    facts = {"test_team": test_team, "row": row.number, "image_to": image_to,
+             "second_guess_allowed": row.second_guess, "second_right": second_right,
+             "second_image_to": second_to, "complete": complete, "score": total,
+             "winner": winner_of(total) if complete else None}
+    return Score(points=points, reasons=tuple(reasons), facts=facts)
 
 
-def _plain_guess(guess, matching, words, what) -> tuple[str, str]:
-    require(isinstance(guess, Mapping) and isinstance(guess.get("image"), str) and isinstance(guess.get("word"), str),
-            f"The {what} names an image and a word, as text.")
-    require(guess["image"] in matching, f"The {what} must be on one of the three visible images.")
-    require(guess["word"] in words, f"The {what} must name one of the three words.")
+def _plain_guess(guess: Any, matching: Mapping[str, str], words: set[str], second: bool) -> tuple[str, str]:
+    if second:
+        require(isinstance(guess, Mapping) and isinstance(guess.get("image"), str)
+                and isinstance(guess.get("word"), str), "The second guess names an image and a word, as text.")
+        require(guess["image"] in matching, "The second guess must be on one of the three visible images.")
+        require(guess["word"] in words, "The second guess must name one of the three words.")
+    else:
+        require(isinstance(guess, Mapping) and isinstance(guess.get("image"), str)
+                and isinstance(guess.get("word"), str), "The first guess names an image and a word, as text.")
+        require(guess["image"] in matching, "The first guess must be on one of the three visible images.")
+        require(guess["word"] in words, "The first guess must name one of the three words.")
     return guess["image"], guess["word"]
 
 
-# --- options ------------------------------------------------------------------------------------
-
-def normalize_options(options: Mapping | None) -> dict:
-    """The options with defaults filled in; a RuleError names the first value that cannot be used."""
-    options = dict(options or {})
-    for key in options:
-        require(key in OPTIONS, f"Rorschach (teams) has no option called {key!r}.")
-    result = {**OPTIONS, **options}
-    require(result["cards"] in ("virtual", "physical"), "The option cards must be one of: virtual, physical.")
-    require(result["first_test_team"] in TEAMS, "The first test team is black or white.")
-    language = result["language"]
-    require(language in content.LANGUAGES, "The cards are available in English, Italian and Polish.")
-    teams = result["teams"]
-    if teams is not None:
-        require(isinstance(teams, Mapping) and set(teams) == set(TEAMS)
-                and all(isinstance(teams[t], (list, tuple)) for t in TEAMS),
-                "The teams option lists the seats of black and of white.")
-        seats = [s for t in TEAMS for s in teams[t]]
-        require(all(isinstance(s, int) and not isinstance(s, bool) for s in seats), "Seats are numbers.")
-        require(len(set(seats)) == len(seats), "A player can only be in one team.")
-        for t in TEAMS:
-            require(len(teams[t]) >= MIN_TEAM, f"The {t} team needs at least {MIN_TEAM} players.")
-        result["teams"] = {t: list(teams[t]) for t in TEAMS}
-    return result
+def standings(table: Table, rounds: Sequence[Score]) -> Standings:
+    """The teams' totals, the end (a team 4 points and 2 ahead at the end of a scoring phase: never
+    a tie, so no tie-break), the winning team, and the next round's test team (the roles swap every
+    round; ``first_test_team`` tests first). A last round still waiting for its second guess (live
+    play, mid-round) counts in the totals but cannot end the game."""
+    totals = sum_points(TEAMS, rounds)
+    last = rounds[-1] if rounds else None
+    winner = winner_of(totals) if last is not None and last.facts.get("complete", True) else None
+    over = winner is not None
+    if last is None:
+        test_team = table.options.first_test_team
+    else:
+        test_team = other_team(last.facts["test_team"])
+    return Standings(totals=totals, over=over, winners=(winner,) if winner else (), ranking=ranking(totals),
+                     next={} if over else {"test_team": test_team})
 
 
-def player_range(options: Mapping | None = None) -> tuple[int, int]:
-    """Two teams of at least 2 players each: 4 to 16 players."""
-    return MIN_PLAYERS, MAX_PLAYERS
+# --- declared data ----------------------------------------------------------------------------
+
+TeamName = Literal["black", "white"]
+Language = Literal["en", "it", "pl"]  # games.content.LANGUAGES (a test holds them equal)
+ImageSlot = Annotated[Literal[1, 2, 3, 4, "1", "2", "3", "4"], Exactly]
+WordText = Annotated[str, Strict(), Field(max_length=WORD_CHARS)]
+ImageText = Annotated[str, Strict(), Field(min_length=1, max_length=IMAGE_CHARS)]
+SeatNumber = Annotated[int, Field(strict=True, ge=0, le=LIMIT)]
+
+
+class Teams(Declared):
+    """The host's split of the table: the seats of each team."""
+
+    black: Annotated[list[SeatNumber], Field(max_length=MAX_PLAYERS)]
+    white: Annotated[list[SeatNumber], Field(max_length=MAX_PLAYERS)]
+
+
+def _teams_option(value: Any) -> Any:
+    """The teams option checked by the game's rule, each problem with its own sentence (a
+    RuleError raised while pydantic validates is not wrapped: ``read_options`` gives it as it is)."""
+    if value is None or isinstance(value, Teams):
+        return value
+    require(isinstance(value, Mapping) and set(value) == set(TEAMS)
+            and all(isinstance(value[t], (list, tuple)) for t in TEAMS),
+            "The teams option lists the seats of black and of white.")
+    require(all(is_number(s) for t in TEAMS for s in value[t]), "Seats are numbers.")
+    check_teams(value)
+    return {t: list(value[t]) for t in TEAMS}
+
+
+class Options(GameOptions):
+    """Rorschach (teams)'s room options."""
+
+    game_title = TITLE
+
+    cards: Annotated[Literal["virtual", "physical"], Say("The option cards must be one of: virtual, physical.")] = Field(
+        "virtual", title="Cards", json_schema_extra={"labels": {
+            "virtual": "Virtual: the app deals 3 words and 4 numbered inkblots each round",
+            "physical": "Physical: the box's cards on the table; screens show labelled slots (A–C, 1–4)"}})
+    first_test_team: Annotated[TeamName, Say("The first test team is black or white.")] = Field(
+        "black", title="Team testing first", json_schema_extra={"labels": {"black": "Black", "white": "White"}})
+    teams: Annotated[Teams | None, BeforeValidator(_teams_option),
+                     Say("The teams option lists the seats of black and of white.")] = Field(
+        None, title="Teams (the seats of each; none: balanced by seat order)",
+        json_schema_extra={"hidden": True})  # set by the lobby's team panel, not a field of the options form
+    language: Annotated[Language, Say("The cards are available in English, Italian and Polish.")] = Field(
+        "en", title="Language of the word cards", json_schema_extra={"labels": {
+            "en": "English", "it": "Italiano", "pl": "Polski"}})
+
+
+OPTIONS = Options().model_dump()  # the defaults
+
+
+class ChooseTestSubject(Action):
+    """Another member of the test team is this round's test subject (until the matching is placed)."""
+
+    type: Literal["choose_test_subject"]
+    seat: Annotated[SeatNumber | None, Say("Choose the test subject by their seat.")] = None
+    by = "anyone"  # the host, or a member of the test team (checked against the round)
+    not_yours = "Only the host or the test team chooses the test subject."
+
+
+class Hide(Action):
+    """The control team turns one of the four images face down."""
+
+    type: Literal["hide"]
+    image: Annotated[ImageSlot | None, Say("Name an image by its number, 1 to 4.")] = None
+    by = "anyone"  # the host, or a member of the control team
+    not_yours = "Only the host or the control team hides an image."
+
+
+class Match(Action):
+    """The test subject's secret matching: each visible image gets a different word."""
+
+    type: Literal["match"]
+    matching: Annotated[dict[ImageSlot, WordText], Field(max_length=len(IMAGE_SLOTS)),
+                        Say("Match each visible image to a word.")] | None = None
+    by = "seat"
+    not_yours = "Only the test subject matches the images; the host screen cannot."
+    secret = True
+
+
+class Guess(Action):
+    """The test team's guess (the first, then the second when allowed): an image and its word."""
+
+    type: Literal["guess"]
+    image: Annotated[ImageSlot | None, Say("Name an image by its number, 1 to 4.")] = None
+    word: Annotated[WordText | None, Say("Name a word by its letter, A, B or C.")] = None
+    by = "anyone"  # the host, or the test team but its test subject
+    not_yours = "Only the host or the test team, but not its test subject, guesses."
+
+
+class ControlGuess(Action):
+    """The control team's answer to the guess: the same word, or another one."""
+
+    type: Literal["control_guess"]
+    word: Annotated[WordText | None, Say("Name a word by its letter, A, B or C.")] = None
+    by = "anyone"  # the host, or a member of the control team
+    not_yours = "Only the host or the control team answers the test team's guess."
+
+
+class NextRound(Action):
+    """After the scoring phase: the roles swap and a new round is dealt."""
+
+    type: Literal["next_round"]
+    round: Annotated[int | None, Field(strict=True, ge=1, le=LIMIT), Say("Say which round to start by its number.")] = None
+    by = "anyone"
+    not_yours = "Only a player at the table or the host starts the next round."
 
 
 # --- state --------------------------------------------------------------------------------------
@@ -303,42 +421,32 @@ class Round:
     def visible(self) -> list[int]:
         return [i for i in IMAGE_SLOTS if i != self.hidden]
 
-    def outcome(self) -> Outcome | None:
-        if self.matching is None or self.first_guess is None or self.control_word is None:
-            return None
-        return judge(dict(self.matching), self.first_guess, self.control_word, self.second_guess)
-
 
 @dataclass(frozen=True)
 class Scored:
-    """A line of the score history: who tested, which row applied, the points each team got."""
+    """A line of the score history: who tested, and the round's score (points per team, reasons)."""
 
     number: int
     test_team: str
     test_subject: int
-    row: int
-    points: tuple[int, int]  # black, white
+    score: Score
 
 
 @dataclass(frozen=True)
 class State:
+    """A game of Rorschach (teams). The score is not kept: it is ``standings`` of the history."""
+
     players: tuple[Player, ...]
-    options: tuple[tuple[str, Any], ...]
-    seed: Any
+    options: Options
+    seed: int
     teams: tuple[tuple[int, ...], tuple[int, ...]]  # seats of black, of white (seating order)
     phase: Phase
     round: Round
-    score: tuple[int, int] = (0, 0)  # black, white
-    tested: tuple[int, int] = (0, 0)  # rounds each team has been the test team, this one included
     history: tuple[Scored, ...] = ()
-    winner: str | None = None
     word_deck: tuple[str, ...] = field(default=(), repr=False)
     word_pile: tuple[int, ...] = field(default=(), repr=False)
     image_pile: tuple[int, ...] = field(default=(), repr=False)
     shuffles: int = 0
-
-    def option(self, key: str) -> Any:
-        return dict(self.options)[key]
 
     def members(self, team: str) -> tuple[int, ...]:
         return self.teams[TEAMS.index(team)]
@@ -346,11 +454,14 @@ class State:
     def team_of(self, seat: int) -> str:
         return TEAMS[0] if seat in self.teams[0] else TEAMS[1]
 
-    def points(self) -> dict[str, int]:
-        return dict(zip(TEAMS, self.score))
+
+def player_range(options: Any = None) -> tuple[int, int]:
+    """Two teams of at least 2 players each: 4 to 16 players."""
+    read_options(Options, options)
+    return MIN_PLAYERS, MAX_PLAYERS
 
 
-def team_split(seats: Sequence[int], listed: Mapping | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def team_split(seats: Sequence[int], listed: Mapping | Teams | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Black's and white's seats: the host's split, kept up to date as seats come and go.
 
     Without a split the first half of the seating order is black. With one, seats that have left
@@ -359,75 +470,94 @@ def team_split(seats: Sequence[int], listed: Mapping | None) -> tuple[tuple[int,
     if listed is None:
         half = (len(seats) + 1) // 2
         return tuple(seats[:half]), tuple(seats[half:])
-    black = [s for s in seats if s in listed["black"]]
-    white = [s for s in seats if s in listed["white"] and s not in black]
+    split = listed.model_dump() if isinstance(listed, Teams) else listed
+    black = [s for s in seats if s in split["black"]]
+    white = [s for s in seats if s in split["white"] and s not in black]
     for seat in seats:
         if seat not in black and seat not in white:
             (black if len(black) <= len(white) else white).append(seat)
     return tuple(s for s in seats if s in black), tuple(s for s in seats if s in white)
 
 
-def lobby_view(players: Sequence[Player], options: Mapping) -> dict:
+def lobby_view(players: Sequence[Player], options: Any) -> dict:
     """What the lobby shows before the start: the teams the game would start with."""
-    black, white = team_split([p.seat for p in players], options.get("teams"))
+    black, white = team_split([p.seat for p in players], read_options(Options, options).teams)
     return {"lobby_teams": {"black": list(black), "white": list(white)}}
 
 
-def setup(players: Sequence[Player], options: Mapping | None, seed) -> State:
+def table_of(state: State) -> Table:
+    """The players by name and their teams, as the scoring functions see them."""
+    return Table(players=tuple(p.name for p in state.players), options=state.options,
+                 teams={p.name: state.team_of(p.seat) for p in state.players})
+
+
+def _standings(state: State) -> Standings:
+    """Where the game stands: the scored rounds, and the round being scored (second guess due)."""
+    rounds = [h.score for h in state.history]
+    if state.phase is Phase.SECOND_GUESS:
+        rounds.append(_round_score(state))
+    return standings(table_of(state), rounds)
+
+
+def _round_score(state: State) -> Score:
+    """The scoring of the round on the table, so far (once the control team has answered)."""
+    if state.phase in (SCORED, OVER):
+        return state.history[-1].score  # recorded: it is the last of the scored rounds
+    rnd = state.round
+    assert rnd.matching is not None and rnd.first_guess is not None and rnd.control_word is not None
+    before = standings(table_of(state), [h.score for h in state.history]).totals
+    second = None if rnd.second_guess is None else _plain(rnd.second_guess)
+    return score_round(rnd.test_team, before, {str(i): w for i, w in rnd.matching}, _plain(rnd.first_guess),
+                       rnd.control_word, second)
+
+
+def _plain(guess: tuple[int, str]) -> dict[str, str]:
+    return {"image": str(guess[0]), "word": guess[1]}
+
+
+# --- live play --------------------------------------------------------------------------------
+
+def setup(players: Sequence[Player], options: Any, seed: int) -> State:
     """A new game: teams formed, the first test team's round dealt, its first test subject named."""
-    opts = normalize_options(options)
+    checked = read_options(Options, options)
     players = tuple(players)
-    require(MIN_PLAYERS <= len(players) <= MAX_PLAYERS,
-            f"Rorschach (teams) needs {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+    require(MIN_PLAYERS <= len(players) <= MAX_PLAYERS, "%(game)s needs %(least)s to %(most)s players.",
+            game=TITLE, least=MIN_PLAYERS, most=MAX_PLAYERS)
     seats = [p.seat for p in players]
     require(len(set(seats)) == len(seats), "Each player needs a seat of their own.")
-    teams = team_split(seats, opts["teams"])
-    for team, members in zip(TEAMS, teams):
-        require(len(members) >= MIN_TEAM, f"The {team} team needs at least {MIN_TEAM} players.")
+    teams = team_split(seats, checked.teams)
+    check_teams(dict(zip(TEAMS, teams)))
     state = State(
         players=players,
-        options=tuple((k, _frozen(v)) for k, v in sorted(opts.items())),
+        options=checked,
         seed=seed,
         teams=teams,
         phase=HIDING,
-        round=Round(0, opts["first_test_team"], teams[0][0], (), ()),
+        round=Round(0, checked.first_test_team, teams[0][0], (), ()),
     )
-    if opts["cards"] == "virtual":
-        words = deck(WORD_DECK, opts["language"])
+    if checked.cards == "virtual":
+        words = deck(WORD_DECK, checked.language)
         word_order = list(range(len(words)))
         rng_for(seed, "words", 0).shuffle(word_order)
         images = list(range(1, IMAGE_CARDS + 1))
         rng_for(seed, "images", 0).shuffle(images)
-        state = replace(state, word_deck=words, word_pile=tuple(word_order), image_pile=tuple(images))
-    return _start_round(state, 1, opts["first_test_team"])
+        state = evolve(state, word_deck=words, word_pile=tuple(word_order), image_pile=tuple(images))
+    return _start_round(state)
 
 
-def _frozen(value):
-    if isinstance(value, Mapping):
-        return tuple((k, tuple(v)) for k, v in value.items())
-    return value
-
-
-def _options_dict(state: State) -> dict:
-    result = {}
-    for key, value in state.options:
-        result[key] = {k: list(v) for k, v in value} if key == "teams" and value is not None else value
-    return result
-
-
-def _start_round(state: State, number: int, test_team: str) -> State:
-    index = TEAMS.index(test_team)
+def _start_round(state: State) -> State:
+    """The next round: the test team ``standings`` names, its next test subject, new cards."""
+    test_team = _standings(state).next["test_team"]
     members = state.members(test_team)
-    subject = members[state.tested[index] % len(members)]
-    tested = tuple(n + 1 if i == index else n for i, n in enumerate(state.tested))
+    tested = sum(1 for h in state.history if h.test_team == test_team)  # its rounds as the test team
+    subject = members[tested % len(members)]
     words: tuple = (None,) * len(WORD_SLOTS)
     images: tuple = (None,) * len(IMAGE_SLOTS)
-    if state.option("cards") == "virtual":
+    if state.options.cards == "virtual":
         drawn, state = _draw(state, "words", len(WORD_SLOTS))
         words = tuple(state.word_deck[i] for i in drawn)
         images, state = _draw(state, "images", len(IMAGE_SLOTS))
-    return replace(state, phase=HIDING, tested=tested,
-                   round=Round(number, test_team, subject, tuple(words), tuple(images)))
+    return evolve(state, phase=HIDING, round=Round(len(state.history) + 1, test_team, subject, words, images))
 
 
 def _draw(state: State, which: str, count: int) -> tuple[tuple, State]:
@@ -442,274 +572,273 @@ def _draw(state: State, which: str, count: int) -> tuple[tuple, State]:
             rng_for(state.seed, which, shuffles).shuffle(pile)
         drawn.append(pile.pop(0))
     key = "word_pile" if which == "words" else "image_pile"
-    return tuple(drawn), replace(state, **{key: tuple(pile)}, shuffles=shuffles)
+    return tuple(drawn), evolve(state, **{key: tuple(pile)}, shuffles=shuffles)
 
 
-# --- reading payloads ---------------------------------------------------------------------------
-
-def _image(state: State, value) -> int:
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    require(isinstance(value, int) and not isinstance(value, bool) and value in IMAGE_SLOTS,
-            "Name an image by its number, 1 to 4.")
-    return value
+def _image(value: Any) -> int:
+    require(value is not None, "Name an image by its number, 1 to 4.")
+    return int(value)  # the model has read it: one of 1..4, as a number or its digit
 
 
-def _word(state: State, value) -> str:
-    require(isinstance(value, str) and value.strip(), "Name a word by its letter, A, B or C.")
+def _word(state: State, value: str | None) -> str:
+    require(value is not None and value.strip(), "Name a word by its letter, A, B or C.")
+    assert value is not None
     text = value.strip()
     if text.upper() in WORD_SLOTS:
         return text.upper()
     for slot, word in zip(WORD_SLOTS, state.round.words):
         if word is not None and word.casefold() == text.casefold():
             return slot
-    raise RuleError(f"{text!r} is not one of this round's words.")
+    raise RuleError('"%(word)s" is not one of this round\'s words.', word=text[:WORD_CHARS])
 
 
-def _seat_name(state: State, seat: int) -> str:
-    return seat_of(state.players, seat).name
-
-
-# --- actions ------------------------------------------------------------------------------------
-
-def apply(state: State, actor, action: Mapping, now: float = 0.0) -> State:
-    """The state after ``actor`` does ``action``; a RuleError (state unchanged) if not allowed."""
+def apply(state: State, actor: Any, action: Any, now: float = 0.0) -> State:
+    """The state after ``actor`` makes ``action``, or a RuleError saying why it can't."""
+    # The game's own sentences for a move without a type, or of no kind it has.
     require(isinstance(action, Mapping) and isinstance(action.get("type"), str), "An action needs a type.")
-    handler = _ACTIONS.get(action["type"])
-    require(handler is not None, f"Rorschach (teams) has no action called {action['type']!r}.")
-    if actor != HOST:
-        require(isinstance(actor, int) and not isinstance(actor, bool), "You are not seated in this game.")
-        seat_of(state.players, actor)
-    return handler(state, actor, action)
+    require(action["type"] in ACTIONS.models, '%(game)s has no action called "%(action)s".',
+            game=TITLE, action=action["type"][:40])
+    return ACTIONS.dispatch(state, actor, action, now)
 
 
-def _choose_test_subject(state: State, actor, action: Mapping) -> State:
+def _choose_test_subject(state: State, actor: Any, action: ChooseTestSubject, now: float) -> State:
     rnd = state.round
     require(actor == HOST or state.team_of(actor) == rnd.test_team,
-            f"The {rnd.test_team} team, which is testing, chooses its test subject.")
-    seat = action.get("seat")
-    require(isinstance(seat, int) and not isinstance(seat, bool) and any(p.seat == seat for p in state.players),
-            "Choose the test subject by their seat.")
+            "The %(team)s team, which is testing, chooses its test subject.", team=TEAM_WORDS[rnd.test_team])
+    seat = action.seat
+    require(seat is not None and any(p.seat == seat for p in state.players), "Choose the test subject by their seat.")
     require(seat in state.members(rnd.test_team),
-            f"The test subject must come from the {rnd.test_team} team, which is testing.")
+            "The test subject must come from the %(team)s team, which is testing.", team=TEAM_WORDS[rnd.test_team])
     if seat == rnd.test_subject:
         return state
-    require(state.phase != OVER, "The game is over.")
-    require(state.phase in (HIDING, MATCHING),
-            "The test subject can only change before the matching is placed.")
-    return replace(state, round=replace(rnd, test_subject=seat))
+    require(state.phase is not OVER, "The game is over.")
+    require(state.phase in (HIDING, MATCHING), "The test subject can only change before the matching is placed.")
+    assert seat is not None
+    return evolve(state, round=evolve(rnd, test_subject=seat))
 
 
-def _hide(state: State, actor, action: Mapping) -> State:
+def _hide(state: State, actor: Any, action: Hide, now: float) -> State:
     rnd = state.round
     require(actor == HOST or state.team_of(actor) == rnd.control_team,
-            f"The {rnd.control_team} team, the control team, hides an image.")
-    image = _image(state, action.get("image"))
+            "The %(team)s team, the control team, hides an image.", team=TEAM_WORDS[rnd.control_team])
+    image = _image(action.image)
     if rnd.hidden == image:
         return state
-    require(state.phase != OVER, "The game is over.")
-    require(rnd.hidden is None, f"Image {rnd.hidden} is already face down.")
-    require(state.phase == HIDING, "No image can be hidden now.")
-    return replace(state, phase=MATCHING, round=replace(rnd, hidden=image))
+    require(state.phase is not OVER, "The game is over.")
+    require(rnd.hidden is None, "Image %(image)s is already face down.", image=rnd.hidden)
+    require(state.phase is HIDING, "No image can be hidden now.")
+    return evolve(state, phase=MATCHING, round=evolve(rnd, hidden=image))
 
 
-def _match(state: State, actor, action: Mapping) -> State:
+def _match(state: State, actor: Any, action: Match, now: float) -> State:
     rnd = state.round
-    require(actor != HOST, "Only the test subject matches the images; the host screen cannot.")
-    require(actor == rnd.test_subject,
-            f"Only the test subject, {_seat_name(state, rnd.test_subject)}, matches the images.")
-    given = action.get("matching")
-    require(isinstance(given, Mapping), "Match each visible image to a word.")
-    require(state.phase != HIDING, "Wait for the control team to hide an image first.")
+    require(actor == rnd.test_subject, "Only the test subject, %(name)s, matches the images.",
+            name=seat_of(state.players, rnd.test_subject).name)
+    require(action.matching is not None, "Match each visible image to a word.")
+    assert action.matching is not None
+    require(state.phase is not HIDING, "Wait for the control team to hide an image first.")
     matching = {}
-    for image, word in given.items():
-        slot = _image(state, image)
-        require(slot != rnd.hidden, f"Image {slot} is face down and takes no marker.")
+    for image, word in action.matching.items():
+        slot = _image(image)
+        require(slot != rnd.hidden, "Image %(image)s is face down and takes no marker.", image=slot)
         matching[slot] = _word(state, word)
     require(sorted(matching) == rnd.visible(), "Match every one of the three visible images.")
     require(len(set(matching.values())) == len(WORD_SLOTS), "Match each image to a different word.")
     placed = tuple(sorted(matching.items()))
     if rnd.matching == placed:
         return state
-    require(state.phase != OVER, "The game is over.")
+    require(state.phase is not OVER, "The game is over.")
     require(rnd.matching is None, "Your markers are already placed; the matching cannot change now.")
-    return replace(state, phase=GUESSING, round=replace(rnd, matching=placed))
+    return evolve(state, phase=GUESSING, round=evolve(rnd, matching=placed))
 
 
-def _guess(state: State, actor, action: Mapping) -> State:
+def _guess(state: State, actor: Any, action: Guess, now: float) -> State:
     rnd = state.round
     if actor != HOST:
         require(state.team_of(actor) == rnd.test_team,
-                f"Only the {rnd.test_team} team, which is testing, makes this guess.")
-        require(actor != rnd.test_subject, f"The test subject cannot guess; the rest of the {rnd.test_team} team does.")
-    image = _image(state, action.get("image"))
-    word = _word(state, action.get("word"))
+                "Only the %(team)s team, which is testing, makes this guess.", team=TEAM_WORDS[rnd.test_team])
+        require(actor != rnd.test_subject, "The test subject cannot guess; the rest of the %(team)s team does.",
+                team=TEAM_WORDS[rnd.test_team])
+    image = _image(action.image)
+    word = _word(state, action.word)
     guess = (image, word)
     if guess in (rnd.first_guess, rnd.second_guess):
         return state
-    require(state.phase != OVER, "The game is over.")
-    require(image != rnd.hidden, f"Image {image} is face down; guess a visible image.")
-    if state.phase == GUESSING:
-        return replace(state, phase=CONTROL, round=replace(rnd, first_guess=guess))
-    if state.phase == SECOND_GUESS:
+    require(state.phase is not OVER, "The game is over.")
+    require(image != rnd.hidden, "Image %(image)s is face down; guess a visible image.", image=image)
+    if state.phase is GUESSING:
+        return evolve(state, phase=CONTROL, round=evolve(rnd, first_guess=guess))
+    if state.phase is SECOND_GUESS:
+        assert rnd.first_guess is not None
         require(image != rnd.first_guess[0], "The second guess must be on another image.")
         require(word != rnd.first_guess[1],
                 "The second guess needs another word: that word's marker already lies under the first image.")
-        return _finish(replace(state, round=replace(rnd, second_guess=guess)))
-    if state.phase == SCORED and rnd.second_guess is None:
+        return _finish(evolve(state, round=evolve(rnd, second_guess=guess)))
+    if state.phase is SCORED and rnd.second_guess is None:
         raise RuleError("No second guess is allowed: the test team's first guess was wrong.")
     if state.phase in (HIDING, MATCHING):
         raise RuleError("Wait for the test subject to place the matching before guessing.")
     raise RuleError("The test team has already guessed this round.")
 
 
-def _control_guess(state: State, actor, action: Mapping) -> State:
+def _control_guess(state: State, actor: Any, action: ControlGuess, now: float) -> State:
     rnd = state.round
     require(actor == HOST or state.team_of(actor) == rnd.control_team,
-            f"Only the control team ({rnd.control_team}) answers the test team's guess.")
-    word = _word(state, action.get("word"))
+            "Only the control team (%(team)s) answers the test team's guess.", team=TEAM_WORDS[rnd.control_team])
+    word = _word(state, action.word)
     if rnd.control_word == word:
         return state
-    require(state.phase != OVER, "The game is over.")
+    require(state.phase is not OVER, "The game is over.")
     require(rnd.control_word is None, "The control team has already answered this round.")
-    require(state.phase == CONTROL, "The control team answers once the test team has guessed.")
-    state = replace(state, round=replace(rnd, control_word=word))
-    outcome = state.round.outcome()
-    state = _award(state, outcome.first_to)
-    if outcome.row.second_guess:
-        return replace(state, phase=SECOND_GUESS)
+    require(state.phase is CONTROL, "The control team answers once the test team has guessed.")
+    state = evolve(state, round=evolve(rnd, control_word=word))
+    if _round_score(state).facts["second_guess_allowed"]:
+        return evolve(state, phase=SECOND_GUESS)
     return _finish(state)
 
 
-def _award(state: State, role: str | None) -> State:
-    if role is None:
-        return state
-    team = state.round.test_team if role == TEST else state.round.control_team
-    score = tuple(n + 1 if t == team else n for t, n in zip(TEAMS, state.score))
-    return replace(state, score=score)
-
-
 def _finish(state: State) -> State:
-    """The end of the scoring phase: the second image awarded, the round recorded, a winner checked."""
-    outcome = state.round.outcome()
-    state = _award(state, outcome.second_to)
-    by_role = outcome.points
+    """The end of the scoring phase: the round recorded, and the game over if a team has won."""
     rnd = state.round
-    points = tuple(by_role[TEST] if t == rnd.test_team else by_role[CONTROL_TEAM] for t in TEAMS)
-    record = Scored(rnd.number, rnd.test_team, rnd.test_subject, outcome.row.number, points)
-    winner = winner_of(state.points())
-    return replace(state, history=state.history + (record,), phase=OVER if winner else SCORED, winner=winner)
+    record = Scored(rnd.number, rnd.test_team, rnd.test_subject, _round_score(state))
+    state = evolve(state, history=state.history + (record,), phase=SCORED)
+    return evolve(state, phase=OVER) if _standings(state).over else state
 
 
-def _next_round(state: State, actor, action: Mapping) -> State:
-    wanted = action.get("round")
-    require(wanted is None or (isinstance(wanted, int) and not isinstance(wanted, bool)),
-            "Say which round to start by its number.")
-    require(state.phase != OVER, "The game is over.")
-    if state.phase != SCORED:
+def _next_round(state: State, actor: Any, action: NextRound, now: float) -> State:
+    wanted = action.round
+    require(state.phase is not OVER, "The game is over.")
+    if state.phase is not SCORED:
         if wanted is None or wanted == state.round.number:
             return state  # this round is already under way
-        raise RuleError(f"Round {state.round.number} is still being played.")
+        raise RuleError("Round %(number)s is still being played.", number=state.round.number)
     require(wanted is None or wanted == state.round.number + 1,
-            f"The next round is round {state.round.number + 1}.")
-    return _start_round(state, state.round.number + 1, state.round.control_team)
+            "The next round is round %(number)s.", number=state.round.number + 1)
+    return _start_round(state)
 
 
-_ACTIONS = {
-    "choose_test_subject": _choose_test_subject,
-    "hide": _hide,
-    "match": _match,
-    "guess": _guess,
-    "control_guess": _control_guess,
-    "next_round": _next_round,
-}
+ACTIONS = Actions(TITLE, {
+    ChooseTestSubject: _choose_test_subject,
+    Hide: _hide,
+    Match: _match,
+    Guess: _guess,
+    ControlGuess: _control_guess,
+    NextRound: _next_round,
+})
 
 
-# --- what the players see -----------------------------------------------------------------------
+# --- what leaves the engine -------------------------------------------------------------------
 
 def waiting_for(state: State) -> frozenset[int]:
     """The seats whose move the round is waiting for (any one of them may make it)."""
     rnd = state.round
-    if state.phase == HIDING or state.phase == CONTROL:
+    if state.phase in (HIDING, CONTROL):
         return frozenset(state.members(rnd.control_team))
-    if state.phase == MATCHING:
+    if state.phase is MATCHING:
         return frozenset({rnd.test_subject})
     if state.phase in (GUESSING, SECOND_GUESS):
         return frozenset(s for s in state.members(rnd.test_team) if s != rnd.test_subject)
     return frozenset()
 
 
-def legal_actions(state: State, now: float = 0.0) -> list[tuple[Any, dict]]:
-    """Moves that are allowed now, one sample actor per move (the host starts new rounds)."""
+def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]]:
+    """Moves that are allowed now: one sample seat per move, and the host's own entries."""
     rnd = state.round
     phase = state.phase
-    if phase == OVER:
+    if phase is OVER:
         return []
-    if phase == SCORED:
+    if phase is SCORED:
         return [(HOST, {"type": "next_round", "round": rnd.number + 1})]
     actor = min(waiting_for(state), key=[p.seat for p in state.players].index)
-    if phase == HIDING:
-        moves = [(actor, {"type": "hide", "image": i}) for i in IMAGE_SLOTS]
+    moves: list[tuple[int | str, dict]] = []
+    if phase is HIDING:
+        moves += [(actor, {"type": "hide", "image": i}) for i in IMAGE_SLOTS]
+        moves.append((HOST, {"type": "hide", "image": IMAGE_SLOTS[-1]}))
+    if phase in (HIDING, MATCHING):
         moves += [(HOST, {"type": "choose_test_subject", "seat": s})
                   for s in state.members(rnd.test_team) if s != rnd.test_subject]
-        return moves
-    if phase == MATCHING:
+    if phase is MATCHING:
         visible = rnd.visible()
-        return [(actor, {"type": "match", "matching": {str(i): w for i, w in zip(visible, order)}})
-                for order in _orders(WORD_SLOTS)]
-    if phase == GUESSING:
-        return [(actor, {"type": "guess", "image": i, "word": w}) for i in rnd.visible() for w in WORD_SLOTS]
-    if phase == CONTROL:
-        return [(actor, {"type": "control_guess", "word": w}) for w in WORD_SLOTS]
-    first_image, first_word = rnd.first_guess
-    return [(actor, {"type": "guess", "image": i, "word": w})
-            for i in rnd.visible() if i != first_image for w in WORD_SLOTS if w != first_word]
+        moves += [(actor, {"type": "match", "matching": {str(i): w for i, w in zip(visible, order)}})
+                  for order in _orders(WORD_SLOTS)]
+    if phase is GUESSING:
+        moves += [(actor, {"type": "guess", "image": i, "word": w}) for i in rnd.visible() for w in WORD_SLOTS]
+        moves.append((HOST, {"type": "guess", "image": rnd.visible()[0], "word": WORD_SLOTS[0]}))
+    if phase is CONTROL:
+        moves += [(actor, {"type": "control_guess", "word": w}) for w in WORD_SLOTS]
+        moves.append((HOST, {"type": "control_guess", "word": WORD_SLOTS[0]}))
+    if phase is SECOND_GUESS:
+        assert rnd.first_guess is not None
+        first_image, first_word = rnd.first_guess
+        moves += [(actor, {"type": "guess", "image": i, "word": w})
+                  for i in rnd.visible() if i != first_image for w in WORD_SLOTS if w != first_word]
+    return moves
 
 
-def _orders(items: Sequence) -> list[tuple]:
+def _orders(items: tuple) -> list[tuple]:
     if len(items) <= 1:
         return [tuple(items)]
     return [(items[i],) + rest for i in range(len(items)) for rest in _orders(items[:i] + items[i + 1:])]
 
 
-def view(state: State, viewer) -> dict:
-    """What ``viewer`` (a seat, HOST, or None for the table) may see.
+def _can(state: State, viewer: Any) -> list[str]:
+    rnd = state.round
+    phase = state.phase
+    if phase is OVER:
+        return []
+    if phase is SCORED:
+        return moves_for(ACTIONS, viewer, ["next_round"])
+    host = viewer == HOST
+    team = state.team_of(viewer) if is_number(viewer) else None
+    possible = []
+    if phase in (HIDING, MATCHING) and (host or team == rnd.test_team):
+        possible.append("choose_test_subject")
+    if phase is HIDING and (host or team == rnd.control_team):
+        possible.append("hide")
+    if phase is MATCHING and viewer == rnd.test_subject:
+        possible.append("match")
+    if phase in (GUESSING, SECOND_GUESS) and (host or (team == rnd.test_team and viewer != rnd.test_subject)):
+        possible.append("guess")
+    if phase is CONTROL and (host or team == rnd.control_team):
+        possible.append("control_guess")
+    return moves_for(ACTIONS, viewer, possible)
+
+
+def view(state: State, viewer: Any) -> dict:
+    """What ``viewer`` (a seat, HOST, or TABLE) may see, as plain JSON data.
 
     Only the test subject sees the matching before scoring reveals it; the hidden image's card is
     shown only to the control team.
     """
-    if viewer is not None and viewer != HOST:
-        require(isinstance(viewer, int) and not isinstance(viewer, bool), "You are not seated in this game.")
-        seat_of(state.players, viewer)
-    seat = viewer if isinstance(viewer, int) and viewer != HOST else None
+    seat = None
+    if viewer is not TABLE and viewer != HOST:
+        seat = seat_of(state.players, viewer).seat
     rnd = state.round
-    points = state.points()
+    standing = _standings(state)
+    points = dict(standing.totals)
     names = {p.seat: p.name for p in state.players}
-    players = player_list(state.players)
-    for entry in players:
-        team = state.team_of(entry["seat"])
-        entry.update(score=points[team], team=team, test_subject=entry["seat"] == rnd.test_subject)
     my_team = state.team_of(seat) if seat is not None else None
     sees_hidden = my_team == rnd.control_team
     is_subject = seat == rnd.test_subject
-    outcome = rnd.outcome()
     round_over = state.phase in (SCORED, OVER)
+    score = _round_score(state) if rnd.control_word is not None else None
+    full = dict(rnd.matching or ())
     if is_subject or round_over:
-        shown = dict(rnd.matching or ())
+        shown = full
     else:
         shown = {}
-        full = dict(rnd.matching or ())
-        if outcome is not None:  # the first guess has been scored
+        if score is not None and rnd.first_guess is not None:  # the first guess has been scored
             shown[rnd.first_guess[0]] = full[rnd.first_guess[0]]
         if rnd.second_guess is not None:
             shown[rnd.second_guess[0]] = full[rnd.second_guess[0]]
-    waiting = waiting_for(state)
-    result: dict[str, Any] = {
-        "game": NAME,
-        "phase": state.phase.value,
+    winner = standing.winners[0] if standing.over else None
+    you = None
+    if seat is not None:
+        role = "test_subject" if is_subject else ("test_team" if my_team == rnd.test_team else "control_team")
+        you = {"team": my_team, "role": role}
+    details: dict[str, Any] = {
         "round": rnd.number,
-        "options": _options_dict(state),
-        "players": players,
+        "options": state.options.model_dump(),
         "teams": {
             t: {"members": list(state.members(t)), "names": [names[s] for s in state.members(t)],
                 "score": points[t]}
@@ -731,64 +860,169 @@ def view(state: State, viewer) -> dict:
         "first_guess": _guess_view(rnd.first_guess),
         "control_word": rnd.control_word,
         "second_guess": _guess_view(rnd.second_guess),
-        "result": _result_view(rnd, outcome, round_over),
+        "result": _result_view(rnd, score, round_over),
         "scoring_table": [r.as_dict() for r in SCORING_TABLE],
         "history": [{"round": h.number, "test_team": h.test_team, "test_subject": h.test_subject,
-                     "row": h.row, "points": dict(zip(TEAMS, h.points))} for h in state.history],
-        "waiting_for": [p.seat for p in state.players if p.seat in waiting],
-        "winner": state.winner,
-        "winners": [names[s] for s in state.members(state.winner)] if state.winner else [],
-        "you": None,
-        "can": _can(state, viewer),
+                     "row": h.score.facts["row"], "points": dict(h.score.points)} for h in state.history],
+        "winner": winner,
+        "standings": standing.as_json(),
     }
-    if seat is not None:
-        role = "test_subject" if is_subject else ("test_team" if my_team == rnd.test_team else "control_team")
-        result["you"] = {"seat": seat, "name": names[seat], "team": my_team, "role": role}
-    return result
+    return envelope(
+        game=NAME, title=TITLE, phase=state.phase, players=state.players,
+        scores={p.seat: points[state.team_of(p.seat)] for p in state.players}, viewer=viewer, you=you,
+        can=_can(state, viewer), waiting_for=waiting_for(state),
+        winners=[names[s] for s in state.members(winner)] if winner else (),
+        player_facts={p.seat: {"team": state.team_of(p.seat), "test_subject": p.seat == rnd.test_subject}
+                      for p in state.players},
+        **details)
 
 
-def _guess_view(guess) -> dict | None:
+def _guess_view(guess: tuple[int, str] | None) -> dict | None:
     return None if guess is None else {"image": guess[0], "word": guess[1]}
 
 
-def _result_view(rnd: Round, outcome: Outcome | None, round_over: bool) -> dict | None:
-    if outcome is None:
+def _result_view(rnd: Round, score: Score | None, round_over: bool) -> dict | None:
+    """The scoring of the round on the table, as far as it has gone (public: the markers of the
+    guessed images are turned up)."""
+    if score is None:
         return None
-    team = {TEST: rnd.test_team, CONTROL_TEAM: rnd.control_team, None: None}
-    points = outcome.points
+    assert rnd.matching is not None and rnd.first_guess is not None
+    facts = score.facts
+    row = SCORING_TABLE[facts["row"] - 1]
+    matching = dict(rnd.matching)
     return {
-        "row": outcome.row.number,
-        "test_right": outcome.row.test_right,
-        "control_right": outcome.row.control_right,
-        "matched_word": dict(rnd.matching)[rnd.first_guess[0]],
-        "image_to": team[outcome.first_to],
-        "second_guess_allowed": outcome.row.second_guess,
-        "second_right": outcome.second_right,
-        "second_matched_word": dict(rnd.matching)[rnd.second_guess[0]] if rnd.second_guess else None,
-        "second_image_to": team[outcome.second_to],
-        "points": {rnd.test_team: points[TEST], rnd.control_team: points[CONTROL_TEAM]},
+        "row": row.number,
+        "test_right": row.test_right,
+        "control_right": row.control_right,
+        "matched_word": matching[rnd.first_guess[0]],
+        "image_to": facts["image_to"],
+        "second_guess_allowed": row.second_guess,
+        "second_right": facts["second_right"],
+        "second_matched_word": matching[rnd.second_guess[0]] if rnd.second_guess else None,
+        "second_image_to": facts["second_image_to"],
+        "points": dict(score.points),
         "complete": round_over,
+        "reasons": [r.as_json() for r in score.reasons],
     }
 
 
-def _can(state: State, viewer) -> list[str]:
-    rnd = state.round
-    phase = state.phase
-    if phase == OVER or viewer is None:
-        return []
-    if phase == SCORED:
-        return ["next_round"]
-    host = viewer == HOST
-    team = None if host else state.team_of(viewer)
-    can = []
-    if phase in (HIDING, MATCHING) and (host or team == rnd.test_team):
-        can.append("choose_test_subject")
-    if phase == HIDING and (host or team == rnd.control_team):
-        can.append("hide")
-    if phase == MATCHING and viewer == rnd.test_subject:
-        can.append("match")
-    if phase in (GUESSING, SECOND_GUESS) and (host or (team == rnd.test_team and viewer != rnd.test_subject)):
-        can.append("guess")
-    if phase == CONTROL and (host or team == rnd.control_team):
-        can.append("control_guess")
-    return can
+# --- the score-only helper and the scoring API -------------------------------------------------
+
+class TextGuess(Declared):
+    """A guess as the scoring API names it: an image and a word, as text."""
+
+    image: ImageText
+    word: WordText
+
+
+class ScoreRequest(Declared):
+    """``POST /api/v1/score/rorschach-teams``: one round's scoring phase, images and words as text."""
+
+    test_team: Annotated[TeamName, Say("The test team is black or white.")]
+    score: Annotated[dict[TeamName, Count], Field(min_length=2, max_length=2),
+                     Say("Give the score as a whole number of points for black and for white.")]
+    matching: Annotated[dict[ImageText, WordText], Field(min_length=3, max_length=3),
+                        Say("The matching pairs the three visible images with the three words.")]
+    first_guess: Annotated[TextGuess, Say("The first guess names an image and a word, as text.")]
+    control_word: Annotated[WordText, Say("The control team's word must be one of the three words.")]
+    second_guess: Annotated[TextGuess | None, Say("The second guess names an image and a word, as text.")] = None
+
+
+class SheetOptions(Declared):
+    """A score sheet's options."""
+
+    first_test_team: Annotated[TeamName, Say("The first test team is black or white.")] = Field(
+        "black", title="Team testing first", json_schema_extra={"labels": {"black": "Black", "white": "White"}})
+
+
+ImageName = Literal["1", "2", "3", "4"]  # the image slots, as the round form names them
+WordSlot = Literal["A", "B", "C"]
+
+
+class SlotGuess(Declared):
+    """A guess on the score sheet: an image slot and a word slot (both, or neither for no guess)."""
+
+    image: ImageName | None = None
+    word: WordSlot | None = None
+
+
+class RoundEntry(Declared):
+    """One round's scoring phase as the score sheet enters it: the test team, the test subject's
+    matching (the three visible images), both teams' guesses and the second guess when allowed."""
+
+    test_team: Annotated[TeamName | None, Say("The test team is black or white.")] = None
+    matching: Annotated[dict[ImageName, WordSlot], Field(min_length=3, max_length=3),
+                        Say("The matching pairs the three visible images with the three words.")] = Field(
+        default_factory=dict)
+    first_guess: Annotated[SlotGuess | None, Say("Enter the test team's guess: an image and a word.")] = None
+    control_word: Annotated[WordSlot | None, Say("Enter the control team's word.")] = None
+    second_guess: Annotated[SlotGuess | None, Say("Enter the second guess's image and its word, or neither.")] = None
+
+
+class _Scoring:
+    """Rorschach (teams) played with the box alone: each round's scoring phase entered; the score
+    carries over, the roles swap, and the game ends as live play's does."""
+
+    Request = ScoreRequest
+    SheetOptions = SheetOptions
+    Round = RoundEntry
+    teams = TEAMS
+    single_entry = False
+    players = (MIN_PLAYERS, MAX_PLAYERS)
+
+    def answer(self, request: ScoreRequest) -> dict:
+        """The old answer (``points``, ``score``, ``second_guess_allowed``, ``winner``) and its reasons."""
+        second = request.second_guess.model_dump() if request.second_guess else None
+        score = score_round(request.test_team, request.score, request.matching, request.first_guess.model_dump(),
+                            request.control_word, second)
+        return {"points": dict(score.points), "score": score.facts["score"],
+                "second_guess_allowed": score.facts["second_guess_allowed"], "winner": score.facts["winner"],
+                "reasons": [r.as_json() for r in score.reasons]}
+
+    def table(self, players: Sequence[str], teams: Mapping[str, str] | None, options: Any) -> Table:
+        """The players and their teams, checked by the game's own rules."""
+        least, most = self.players
+        require(least <= len(players) <= most, "%(game)s takes %(least)s to %(most)s players; %(count)s are listed.",
+                game=TITLE, least=least, most=most, count=len(players))
+        require(len(set(players)) == len(players), "Two players can't have the same name.")
+        require(isinstance(teams, Mapping), "Put each player in a team: black or white.")
+        assert teams is not None
+        for name in players:
+            require(teams.get(name) in TEAMS, "Put %(name)s in a team: black or white.", name=name)
+        for name in teams:
+            require(name in players, "%(name)s is not playing in this game.", name=str(name)[:40])
+        check_teams({t: [n for n in players if teams[n] == t] for t in TEAMS})
+        checked = read_model(SheetOptions, options, "option", "The options must be a set of named choices.", TITLE)
+        return Table(players=tuple(players), options=checked, teams={n: teams[n] for n in players})
+
+    def score(self, table: Table, before: Sequence[Score], entry: RoundEntry) -> Score:
+        """The round scored after the rounds ``before`` (the score carries over); a round whose
+        second guess is due is not finished, so it is refused."""
+        require(entry.test_team is not None, "Choose the test team.")
+        first = entry.first_guess
+        require(first is not None and first.image is not None and first.word is not None,
+                "Enter the test team's guess: an image and a word.")
+        require(entry.control_word is not None, "Enter the control team's word.")
+        second = entry.second_guess
+        require(second is None or (second.image is None) == (second.word is None),
+                "Enter the second guess's image and its word, or neither.")
+        assert entry.test_team is not None and first is not None and entry.control_word is not None
+        given = None if second is None or second.image is None else second.model_dump()
+        score = score_round(entry.test_team, standings(table, before).totals, dict(entry.matching),
+                            first.model_dump(), entry.control_word, given)
+        require(score.facts["complete"], "The test team guessed right, so they make a second guess: enter it too.")
+        return score
+
+    def standings(self, table: Table, rounds: Sequence[Score]) -> Standings:
+        return standings(table, rounds)
+
+    def form(self, table: Table, standing: Standings) -> dict:
+        """What the round form offers: the image slots (one lies face down) and the word slots, the
+        teams and their players, and the next round's test team (the roles swap every round)."""
+        teams = table.teams or {}
+        return {"images": [str(i) for i in IMAGE_SLOTS], "words": list(WORD_SLOTS), "visible": len(WORD_SLOTS),
+                "teams": list(TEAMS), "members": {t: [n for n in table.players if teams.get(n) == t] for t in TEAMS},
+                **standing.next, "defaults": dict(standing.next)}
+
+
+SCORING = _Scoring()

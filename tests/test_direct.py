@@ -30,8 +30,8 @@ def test_a_view_and_an_action_are_answered_without_flask(table, flask_dispatches
     assert view["you"]["claim"] == 1 and view["version"] >= 1
     assert flask_dispatches == []
     # A refusal is made by Flask's error handlers, with the sentence the API always gave.
-    refused = t.act("Ben", "claim", expect=400, position=1)
-    assert refused["error"] == "Someone else has already claimed position 1."
+    refused = t.act("Ben", "claim", expect=400, position=9)
+    assert refused["error"] == "There is no position 9: the cards are numbered 1 to 4 from the left."
 
 
 def test_the_view_carries_its_version_as_etag_and_answers_head_without_a_body(table):
@@ -98,9 +98,9 @@ def test_a_phone_acts_with_its_cookie_and_names_its_role(table, app):
                           headers={"X-Companion-Role": "seat"})
     assert response.status_code == 200 and response.get_json()["you"]["name"] == "Cat"
     host = phone.get(f"/api/v1/rooms/{t.code}", headers={"X-Companion-Role": "host"}).get_json()
-    assert "you" not in host and host["requests"] == []
+    assert host["you"] is None and host["requests"] == []
     table_view = app.test_client().get(f"/api/v1/rooms/{t.code}").get_json()
-    assert "you" not in table_view and "requests" not in table_view
+    assert table_view["you"] is None and "requests" not in table_view
 
 
 def test_a_fault_in_the_direct_answer_is_a_500_that_shows_nothing_of_the_room(table, app, monkeypatch):

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import doodles
-from games.base import HOST, TABLE, Player, RuleError
+from games.base import HOST, TABLE, Player, RuleError, normalize_options
 
 NAMES = ["Ann", "Ben", "Cai", "Dee", "Eve", "Fay", "Gus"]
 # Seat numbers deliberately differ from the seating order, to catch seat/index mix-ups.
@@ -30,8 +30,14 @@ def game(tokens=None, n: int = 4, seed: int = 1, **options) -> doodles.State:
     """A new game; ``tokens`` fixes the secret subject tokens (by seating order) for the test."""
     state = doodles.setup(players(n), options, seed)
     if tokens is not None:
-        state = replace(state, current=replace(state.current, subject_tokens=tuple(tokens)))
+        by_seat = tuple(sorted(zip((p.seat for p in state.players), tokens)))
+        state = replace(state, current=replace(state.current, subject_tokens=by_seat))
     return state
+
+
+def numbers(state) -> list[int]:
+    """The subject tokens of the round in play, in seating order."""
+    return [state.current.token(p.seat) for p in state.players]
 
 
 def act(state, actor, now=0.0, **action):
@@ -52,7 +58,7 @@ def refused(state, actor, now=0.0, match=None, **action):
 def to_vote(state, start=0.0):
     """Turn the hourglass at ``start`` and let it run out."""
     state = act(state, HOST, start, type="start_timer")
-    return act(state, HOST, start + state.timer_seconds, type="pencils_down")
+    return act(state, HOST, start + state.options.timer_seconds, type="pencils_down")
 
 
 def vote_all(state, votes: dict[str, dict[str, int]], now=100.0):
@@ -82,7 +88,7 @@ def everyone_votes(names, number=1):
 
 def test_each_player_draws_a_subject_token_from_a_bag_of_three_ones_twos_and_threes():
     for seed in range(200):
-        tokens = game(n=7, seed=seed).current.subject_tokens
+        tokens = numbers(game(n=7, seed=seed))
         assert len(tokens) == 7
         assert set(tokens) <= {1, 2, 3}
         assert all(tokens.count(k) <= 3 for k in (1, 2, 3))
@@ -209,10 +215,15 @@ def test_players_must_stop_doodling_when_the_hourglass_runs_out():
     refused(down, seat("Ann"), 21.0, match="Pencils down", type="doodle", doodle="M0 0")
 
 
-def test_doodling_on_a_paused_hourglass_is_still_allowed():
+def test_drawing_is_refused_while_the_hourglass_is_paused():
+    # Issue 15 §5 changes this rule: it was allowed; a paused table has put its pencils down too.
     state = act(game(doodle_on_phone=True), HOST, 0.0, type="start_timer")
+    state = act(state, seat("Ann"), 5.0, type="doodle", doodle="M1 1")
     paused = act(state, HOST, 25.0, type="pause_timer")
-    assert act(paused, seat("Ann"), 99.0, type="doodle", doodle="M1 1").current.doodles[0] == "M1 1"
+    refused(paused, seat("Ann"), 99.0, match="The hourglass is paused", type="doodle", doodle="M1 1 L2 2")
+    assert act(paused, seat("Ann"), 99.0, type="doodle", doodle="M1 1") == paused  # the same doodle again
+    resumed = act(paused, HOST, 100.0, type="resume_timer")
+    assert act(resumed, seat("Ann"), 101.0, type="doodle", doodle="M1 1 L2 2").current.doodle(seat("Ann")) == "M1 1 L2 2"
 
 
 def test_no_doodles_on_phones_unless_the_option_is_on():
@@ -303,22 +314,22 @@ def test_who_has_voted_is_public_and_what_is_not():
 
 
 def test_a_voter_who_guessed_the_subject_takes_one_point():
-    points = doodles.score_doodle("Ann", 2, {"Ben": 2, "Cai": 1})
+    points = doodles.score_doodle("Ann", 2, {"Ben": 2, "Cai": 1}).points
     assert points["Ben"] == 1
 
 
 def test_a_voter_who_was_wrong_takes_minus_one_point():
-    points = doodles.score_doodle("Ann", 2, {"Ben": 2, "Cai": 1})
+    points = doodles.score_doodle("Ann", 2, {"Ben": 2, "Cai": 1}).points
     assert points["Cai"] == -1
 
 
 def test_the_artist_takes_one_point_for_each_player_who_guessed():
-    assert doodles.score_doodle("Ann", 3, {"Ben": 3, "Cai": 3, "Dee": 1})["Ann"] == 2
-    assert doodles.score_doodle("Ann", 3, {"Ben": 3, "Cai": 3, "Dee": 3})["Ann"] == 3
+    assert doodles.score_doodle("Ann", 3, {"Ben": 3, "Cai": 3, "Dee": 1}).points["Ann"] == 2
+    assert doodles.score_doodle("Ann", 3, {"Ben": 3, "Cai": 3, "Dee": 3}).points["Ann"] == 3
 
 
 def test_the_artist_takes_minus_two_when_nobody_guessed():
-    assert doodles.score_doodle("Ann", 1, {"Ben": 2, "Cai": 3, "Dee": 2})["Ann"] == -2
+    assert doodles.score_doodle("Ann", 1, {"Ben": 2, "Cai": 3, "Dee": 2}).points["Ann"] == -2
 
 
 def test_a_round_scores_every_doodle_in_turn():
@@ -333,7 +344,12 @@ def test_a_round_scores_every_doodle_in_turn():
     )
     # Ann: voter +1 -1, artist +1 (Ben) = 1; Ben: voter +1 +1, artist +2 = 4;
     # Cai: voter -1 +1, artist +1 (Ben) = 1.
-    assert result == {"points": {"Ann": 1, "Ben": 4, "Cai": 1}, "guessed": {"Ann": 1, "Ben": 2, "Cai": 1}}
+    assert plain(result) == {"points": {"Ann": 1, "Ben": 4, "Cai": 1}, "guessed": {"Ann": 1, "Ben": 2, "Cai": 1}}
+
+
+def plain(score) -> dict:
+    """A scored round as the old plain data: the points and the guessed counts."""
+    return {"points": dict(score.points), "guessed": dict(score.facts["guessed"])}
 
 
 FULL_VOTES = {"Ann": {"Ben": 1, "Cai": 1}, "Ben": {"Ann": 1, "Cai": 1}, "Cai": {"Ann": 1, "Ben": 1}}
@@ -371,7 +387,7 @@ def test_points_are_the_sum_of_the_per_vote_rules(data):
     bag = data.draw(st.permutations([1, 1, 1, 2, 2, 2, 3, 3, 3]))
     subjects = dict(zip(names, bag))
     votes = {v: {a: data.draw(st.sampled_from([1, 2, 3])) for a in names if a != v} for v in names}
-    result = doodles.score_round(names, subjects, votes)
+    result = plain(doodles.score_round(names, subjects, votes))
     expected = {name: 0 for name in names}
     for artist in names:
         right = 0
@@ -522,7 +538,10 @@ def test_guessed_doodles_count_the_right_votes_an_artists_doodles_received():
     assert view["winners"] == ["Dee"]
     assert view["tie_break"]["tied"] == ["Cai", "Dee"]
     assert view["tie_break"]["decided_by"] == "guessed"
-    assert "Most guessed doodles wins: Dee" in view["tie_break"]["explanation"]
+    # Issue 17: the tie-break as data, worded by the templates (it was a sentence, "Most guessed doodles wins: Dee").
+    assert view["tie_break"]["rule"] == "doodles_guessed"
+    assert view["tie_break"]["figures"] == {"Cai": 1, "Dee": 3} and view["tie_break"]["decided"] is True
+    assert view["tie_break"]["winners"] == ["Dee"]
     assert [(r["name"], r["place"]) for r in view["ranking"]] == [("Dee", 1), ("Cai", 2), ("Ben", 3), ("Ann", 4)]
 
 
@@ -539,7 +558,9 @@ def test_players_level_on_points_and_guessed_doodles_share_the_win():
     assert {p["name"]: p["guessed"] for p in view["players"]} == {"Ann": 2, "Ben": 0, "Cai": 2}
     assert view["winners"] == ["Ann", "Cai"]
     assert view["tie_break"]["decided_by"] == "shared"
-    assert "share" in view["tie_break"]["explanation"]
+    # Issue 17: as data (it was a sentence saying they share the win).
+    assert view["tie_break"]["decided"] is False and view["tie_break"]["figures"] == {"Ann": 2, "Cai": 2}
+    assert view["tie_break"]["winners"] == ["Ann", "Cai"]
 
 
 def test_a_single_leader_needs_no_tie_break():
@@ -607,7 +628,7 @@ def test_the_host_and_table_views_carry_no_subject_of_an_unrevealed_artist():
     state = to_vote(game(tokens=(3, 3, 3, 2)))
     for viewer in (TABLE, HOST):
         view = doodles.view(state, viewer)
-        assert "you" not in view
+        assert view["you"] is None
         assert view["reveal"]["revealed"] == []
 
 
@@ -616,8 +637,9 @@ def test_the_host_and_table_views_carry_no_subject_of_an_unrevealed_artist():
 
 def test_unknown_actions_and_strangers_are_refused():
     state = game()
-    refused(state, HOST, match="no action called", type="shuffle")
-    refused(state, HOST, match="no action called")
+    # The contract's sentences for a move it cannot read (games/base.py, Actions.read).
+    refused(state, HOST, match="no move called", type="shuffle")
+    refused(state, HOST, match="doesn't say what it is")
     refused(state, 42, match="not seated", type="start_timer")
     refused(state, "Ann", match="not seated", type="start_timer")
     with pytest.raises(RuleError):
@@ -652,18 +674,19 @@ def test_actions_before_their_phase_are_refused():
 )
 def test_bad_options_are_refused_with_a_sentence(options, sentence):
     with pytest.raises(RuleError, match=sentence):
-        doodles.normalize_options(options)
+        normalize_options(doodles.Options, options)
 
 
 def test_options_have_defaults():
-    assert doodles.normalize_options({}) == {
+    assert normalize_options(doodles.Options, {}) == {
         "rounds": 8,
         "subject_cards": "virtual",
         "doodle_on_phone": False,
         "timer_seconds": 30,
         "language": "en",
+        "tie_break": "doodles_guessed",  # issue 15 §3: the reading of the tie-break, today's by default
     }
-    assert doodles.normalize_options(None) == doodles.OPTIONS
+    assert normalize_options(doodles.Options, None) == doodles.OPTIONS
     assert doodles.player_range({}) == (3, 7)
 
 
@@ -723,10 +746,10 @@ def test_random_legal_play_reaches_the_end_with_consistent_scores(seed, n, physi
     # The live totals are the score_round totals of every round, recomputed from plain data.
     names = [p.name for p in state.players]
     expected = {name: 0 for name in names}
-    for rnd in (*state.history, state.current):
-        subjects = dict(zip(names, rnd.subject_tokens))
-        votes = {names[v]: {names[a]: rnd.votes[v][a] for a in range(n) if a != v} for v in range(n)}
-        for name, points in doodles.score_round(names, subjects, votes)["points"].items():
+    for rnd in (*(past.round for past in state.history), state.current):
+        subjects = {p.name: rnd.token(p.seat) for p in state.players}
+        votes = {v.name: {a.name: rnd.vote(v.seat, a.seat) for a in state.players if a != v} for v in state.players}
+        for name, points in doodles.score_round(names, subjects, votes).points.items():
             expected[name] += points
     assert scores(state) == expected
     assert doodles.view(state, TABLE)["winners"]

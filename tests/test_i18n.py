@@ -13,7 +13,8 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from flask_babel import force_locale, ngettext
 
-from companion.web.i18n import rule_sentence
+from companion.web.i18n import say
+from games.base import RuleError, Word
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "companion" / "translations"
@@ -33,7 +34,8 @@ def extracted(tmp_path_factory):
     """The messages of the templates and companion/ as they are now (pybabel extract)."""
     pot = tmp_path_factory.mktemp("pot") / "messages.pot"
     subprocess.run([sys.executable, "-m", "babel.messages.frontend", "-q", "extract", "-F", "babel.cfg",
-                    "-k", "lazy_gettext", "-k", "N_", "--no-location", "-o", str(pot), "."],
+                    "-k", "lazy_gettext", "-k", "N_", "-k", "require:2", "-k", "RuleError:1", "-k", "Say",
+                    "--no-location", "-o", str(pot), "."],
                    cwd=ROOT, check=True)
     with open(pot, "rb") as f:
         return read_po(f)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import rorschach
-from games.base import HOST, Player, RuleError
+from games.base import HOST, TABLE, Player, RuleError, Table, normalize_options
 from games.content import deck
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
@@ -103,7 +103,7 @@ def test_red_purple_and_green_on_one_blot_each_take_the_other_two_colours():
 
 def test_the_red_purple_green_example_through_the_scoring_function():
     result = rorschach.score_round(["Red", "Blue", "Green", "Yellow", "Purple"],
-                                   {"Red": 1, "Purple": 1, "Green": 1, "Blue": 2, "Yellow": 3})
+                                   {"Red": 1, "Purple": 1, "Green": 1, "Blue": 2, "Yellow": 3}).facts
     assert result["gained"]["Red"] == ["Green", "Purple"]
     assert result["gained"]["Purple"] == ["Red", "Green"]
     assert result["gained"]["Green"] == ["Red", "Purple"]
@@ -197,7 +197,7 @@ def test_nobody_ever_holds_a_colour_twice(n, data):
 @given(picks=st.lists(st.integers(1, 7), min_size=8, max_size=8))
 def test_the_engine_and_the_scoring_function_agree(picks):
     players = rorschach.view(play(table(8), picks), None)["players"]
-    result = rorschach.score_round(NAMES, dict(zip(NAMES, picks)))
+    result = rorschach.score_round(NAMES, dict(zip(NAMES, picks))).facts
     owner = {p["colour"]: p["name"] for p in players}
     for player in players:
         assert [owner[c] for c in player["tokens"]] == result["tokens"][player["name"]]
@@ -231,9 +231,16 @@ def test_repeating_a_pick_changes_nothing():
     assert rorschach.apply(done, 2, {"type": "pick", "number": 2}, 0) == done  # a double tap
 
 
-def test_next_round_can_be_started_by_any_player_and_a_double_tap_does_nothing():
+def test_only_the_host_screen_starts_the_next_question_and_a_double_tap_does_nothing():
+    # Issue 15: a phone could start the next round, cutting off the talk the rulebook suggests
+    # ("Now is a good time for anyone to ask the players why they selected the inkblots they did").
     state = play(table(3), [1, 1, 2])
-    started = rorschach.apply(state, 1, {"type": "next_round", "round": 2}, 0)
+    for seat in (0, 1, 2):
+        refused(state, seat, {"type": "next_round", "round": 2}, "Only the host screen starts the next question")
+        assert "next_round" not in rorschach.view(state, seat)["can"]
+    assert rorschach.view(state, TABLE)["can"] == []
+    assert "next_round" in rorschach.view(state, HOST)["can"]
+    started = rorschach.apply(state, HOST, {"type": "next_round", "round": 2}, 0)
     assert started.round == 2 and started.phase == "picking"
     assert rorschach.apply(started, HOST, {"type": "next_round", "round": 2}, 0) == started
     assert rorschach.apply(started, HOST, {"type": "next_round"}, 0) == started
@@ -365,8 +372,8 @@ def test_the_blot_deck_is_reshuffled_when_it_runs_out():
 # --- options ------------------------------------------------------------------------------------
 
 def test_options_have_defaults():
-    assert rorschach.normalize_options({}) == rorschach.OPTIONS
-    assert rorschach.normalize_options(None)["speed_after"] == 2
+    assert normalize_options(rorschach.Options, {}) == rorschach.OPTIONS
+    assert normalize_options(rorschach.Options, None)["speed_after"] == 2
 
 
 @pytest.mark.parametrize("options, message", [
@@ -381,7 +388,7 @@ def test_options_have_defaults():
 ])
 def test_unusable_options_are_refused(options, message):
     with pytest.raises(RuleError, match=message):
-        rorschach.normalize_options(options)
+        normalize_options(rorschach.Options, options)
 
 
 # --- secrecy ------------------------------------------------------------------------------------
@@ -443,11 +450,11 @@ def test_random_legal_play_reaches_the_end(options, n):
 
 def test_scoring_function_adds_to_tokens_already_held():
     result = rorschach.score_round(["A", "B", "C"], {"A": 1, "B": 1, "C": 2},
-                                   tokens={"A": ["C"], "C": []})
+                                   tokens={"A": ["C"], "C": []}).facts
     assert result["gained"] == {"A": ["B"], "B": ["A"], "C": ["C"]}
     assert result["tokens"] == {"A": ["B", "C"], "B": ["A"], "C": ["C"]}
     result = rorschach.score_round(["A", "B", "C"], {"A": "1", "B": "2", "C": "2"},
-                                   tokens={"A": ["B", "C"], "B": ["A"], "C": ["C"]})
+                                   tokens={"A": ["B", "C"], "B": ["A"], "C": ["C"]}).facts
     assert result["winners"] == ["A"]
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import rorschach_teams as rt
-from games.base import HOST, Player, RuleError
+from games.base import HOST, TABLE, Player, RuleError, Score, normalize_options, read_model
+from games import content
 from games.content import deck
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
@@ -71,7 +71,7 @@ def test_the_host_can_form_the_teams_in_the_lobby():
 ])
 def test_unusable_teams_are_refused(teams, message):
     with pytest.raises(RuleError, match=message):
-        rt.normalize_options({"teams": teams})
+        normalize_options(rt.Options, {"teams": teams})
 
 
 def test_a_player_who_joined_after_the_split_goes_to_the_smaller_team():
@@ -101,11 +101,11 @@ def test_four_to_sixteen_players():
 ])
 def test_unusable_options_are_refused(options, message):
     with pytest.raises(RuleError, match=message):
-        rt.normalize_options(options)
+        normalize_options(rt.Options, options)
 
 
 def test_options_have_defaults():
-    assert rt.normalize_options({}) == rt.OPTIONS
+    assert normalize_options(rt.Options, {}) == rt.OPTIONS
 
 
 def test_the_test_team_lays_three_words_and_four_images():
@@ -322,7 +322,7 @@ def test_the_view_shows_the_scoring_table_with_every_row():
 def test_every_row_through_the_scoring_function(guess, control, second, points, allowed):
     result = rt.score_round(
         "black", {"black": 0, "white": 0}, MATCHING, {"image": "1", "word": guess}, control,
-        None if second is None else {"image": second[0], "word": second[1]})
+        None if second is None else {"image": second[0], "word": second[1]}).as_json()
     assert result["points"] == points
     assert result["score"] == points
     assert result["second_guess_allowed"] is allowed
@@ -331,11 +331,17 @@ def test_every_row_through_the_scoring_function(guess, control, second, points, 
 
 def test_the_scoring_function_with_white_testing_and_real_words():
     matching = {"img-7": "lonely", "img-9": "feast", "img-2": "storm"}
-    result = rt.score_round("white", {"black": 2, "white": 3}, matching,
-                            {"image": "img-7", "word": "lonely"}, "feast",
-                            {"image": "img-2", "word": "storm"})
+    request = rt.SCORING.Request.model_validate({
+        "test_team": "white", "score": {"black": 2, "white": 3}, "matching": matching,
+        "first_guess": {"image": "img-7", "word": "lonely"}, "control_word": "feast",
+        "second_guess": {"image": "img-2", "word": "storm"}})
+    result = rt.SCORING.answer(request)  # the scoring API's answer: the old one, and its reasons
+    reasons = result.pop("reasons")
     assert result == {"points": {"black": 0, "white": 2}, "score": {"black": 2, "white": 5},
                       "second_guess_allowed": True, "winner": "white"}
+    assert [(r["rule"], r["who"], r["points"]) for r in reasons] == [
+        ("test_right_control_wrong", "white", 1), ("test_right_control_wrong", "black", 0),
+        ("second_guess_right", "white", 1), ("second_guess_right", "black", 0)]
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -364,7 +370,21 @@ def test_the_scoring_function_refuses_rounds_that_cannot_have_happened(kwargs, m
 # --- the end of the game ------------------------------------------------------------------------
 
 def with_score(black, white):
-    return replace(table(), score=(black, white))
+    """A game reached by play at ``black`` to ``white``, black testing next with Ann its test
+    subject (as in round 1): each round gives one image to one team, or none."""
+    state = table()
+    owed = ["black"] * black + ["white"] * white
+    rounds = -(-len(owed) // 4) * 4  # a multiple of 4 rounds: black tests next, Ann's turn again
+    for number in range(rounds):
+        tests = state.round.test_team
+        gets = owed[number] if number < len(owed) else None
+        # Row 2 with a wrong second guess: the test team's image; row 4: the control team's; row 3: none.
+        state = play_round(state, row=3 if gets is None else 2 if gets == tests else 4, second_right=False)
+        state = act(state, HOST, type="next_round")
+    view = rt.view(state, None)
+    assert view["score"] == {"black": black, "white": white}
+    assert (view["test_team"], view["test_subject"], view["phase"]) == ("black", ANN, "hiding")
+    return state
 
 
 def test_a_team_wins_with_four_points_and_two_ahead():
@@ -541,3 +561,358 @@ def test_the_decks_are_reshuffled_when_they_run_out():
         assert len(set(cards)) == 4 and None not in cards
         assert len(set(words)) == 3 and None not in words
         state = act(play_round(state, row=3), HOST, type="next_round")
+
+
+# --- the engine contract (issue 17) -------------------------------------------------------------
+
+def test_the_moves_are_declared_with_who_makes_them_and_the_matching_is_the_only_secret():
+    models = rt.ACTIONS.models
+    assert set(models) == {"choose_test_subject", "hide", "match", "guess", "control_guess", "next_round"}
+    assert {kind: (m.by, m.secret) for kind, m in models.items()} == {
+        "choose_test_subject": ("anyone", False), "hide": ("anyone", False), "match": ("seat", True),
+        "guess": ("anyone", False), "control_guess": ("anyone", False), "next_round": ("anyone", False)}
+    assert rt.REVEAL_PHASES == {"scored", "over"}
+
+
+def test_the_options_are_declared_with_their_defaults_and_the_languages_of_the_decks():
+    assert rt.OPTIONS == {"cards": "virtual", "first_test_team": "black", "teams": None, "language": "en"}
+    language = rt.Options.model_json_schema()["properties"]["language"]
+    assert tuple(language["enum"]) == content.LANGUAGES
+    assert normalize_options(rt.Options, {"language": "pl", "cards": "physical"})["language"] == "pl"
+
+
+@pytest.mark.parametrize("options", [{"first_test_team": True}, {"cards": 1}, {"teams": {"black": [0, 1.0], "white": [2, 3]}},
+                                     {"teams": {"black": [0, True], "white": [2, 3]}}, {"language": None}])
+def test_options_are_not_coerced(options):
+    with pytest.raises(RuleError):
+        normalize_options(rt.Options, options)
+
+
+@pytest.mark.parametrize("action, message", [
+    ({"type": "hide", "image": 2.0}, "1 to 4"),
+    ({"type": "hide", "image": True}, "1 to 4"),
+    ({"type": "hide", "image": "02"}, "1 to 4"),
+    ({"type": "hide", "image": 1, "pad": "x" * 1000}, 'has no "pad"'),
+    ({"type": "guess", "image": 1, "word": "A" * 61}, "by its letter"),
+    ({"type": "next_round", "round": True}, "by its number"),
+    ({"type": "choose_test_subject", "seat": 1.0}, "by their seat"),
+    ({"type": "match", "matching": {str(i): "A" for i in range(1, 6)}}, "Match each visible image"),
+])
+def test_moves_are_read_strictly_and_bounded(action, message):
+    refused(table(), CAT, message, **action)
+
+
+def test_an_image_may_be_named_by_its_number_or_its_digit():
+    assert act(table(), CAT, type="hide", image="2") == act(table(), CAT, type="hide", image=2)
+
+
+def test_views_have_the_envelope_and_the_host_and_the_table_are_nobody():
+    state = matched()
+    for viewer in (TABLE, HOST):
+        shown = rt.view(state, viewer)
+        assert shown["title"] == "Rorschach (teams)" and shown["you"] is None
+    assert rt.view(state, TABLE)["can"] == [] and rt.view(state, HOST)["can"] == ["guess"]
+    with pytest.raises(RuleError, match="not seated"):
+        rt.view(state, 9)
+
+
+def test_the_lobby_shows_the_teams_the_game_would_start_with():
+    players = [Player(i, NAMES[i]) for i in range(5)]
+    assert rt.lobby_view(players, {}) == {"lobby_teams": {"black": [0, 1, 2], "white": [3, 4]}}
+    split = rt.Options(teams={"black": [0, 3], "white": [1, 2]})
+    assert rt.lobby_view(players, split) == {"lobby_teams": {"black": [0, 3, 4], "white": [1, 2]}}
+
+
+# --- the reasons of a scored round (the overview table's rows) ----------------------------------
+
+def reasons(score):
+    return [(r.rule, r.who, r.points) for r in score.reasons]
+
+
+@pytest.mark.parametrize("guess, control, second, expected", [
+    # "1. right right neither yes test team control team"
+    ("A", "A", ("2", "B"), [("test_right_control_right", "black", 0), ("test_right_control_right", "white", 0),
+                            ("second_guess_right", "black", 1), ("second_guess_right", "white", 0)]),
+    ("A", "A", ("2", "C"), [("test_right_control_right", "black", 0), ("test_right_control_right", "white", 0),
+                            ("second_guess_wrong", "black", 0), ("second_guess_wrong", "white", 1)]),
+    # "2. right wrong test team yes test team neither"
+    ("A", "B", ("3", "C"), [("test_right_control_wrong", "black", 1), ("test_right_control_wrong", "white", 0),
+                            ("second_guess_right", "black", 1), ("second_guess_right", "white", 0)]),
+    ("A", "B", ("3", "B"), [("test_right_control_wrong", "black", 1), ("test_right_control_wrong", "white", 0),
+                            ("second_guess_wrong", "black", 0), ("second_guess_wrong", "white", 0)]),
+    # "3. wrong wrong neither no"; "4. wrong right control team no"
+    ("B", "C", None, [("test_wrong_control_wrong", "black", 0), ("test_wrong_control_wrong", "white", 0)]),
+    ("B", "A", None, [("test_wrong_control_right", "black", 0), ("test_wrong_control_right", "white", 1)]),
+])
+def test_a_scored_round_says_which_row_applied_and_how_the_second_guess_went(guess, control, second, expected):
+    score = rt.score_round("black", {"black": 0, "white": 0}, MATCHING, {"image": "1", "word": guess}, control,
+                           None if second is None else {"image": second[0], "word": second[1]})
+    assert reasons(score) == expected
+    assert score.points == {t: sum(p for _, who, p in expected if who == t) for t in rt.TEAMS}
+    row = score.reasons[0]
+    assert row.detail == {"row": score.facts["row"], "role": "test", "image": "1",
+                          "second_guess": second is not None}
+    assert score.reasons[1].detail["role"] == "control"
+    if second is not None:
+        assert score.reasons[2].detail == {"row": score.facts["row"], "role": "test", "image": second[0]}
+    assert score.facts["complete"] is True
+
+
+def test_a_round_waiting_for_its_second_guess_is_not_complete_and_says_so():
+    score = rt.score_round("white", {"black": 3, "white": 3}, MATCHING, {"image": "1", "word": "A"}, "B")
+    assert score.points == {"black": 0, "white": 1}
+    assert reasons(score) == [("test_right_control_wrong", "white", 1), ("test_right_control_wrong", "black", 0)]
+    assert score.reasons[0].detail["second_guess"] is True
+    assert (score.facts["complete"], score.facts["winner"], score.facts["second_guess_allowed"]) == (False, None, True)
+
+
+def test_the_live_result_carries_the_rounds_reasons():
+    state = act(first_guesses("A", "B"), BEN, type="guess", image=3, word="C")
+    result = rt.view(state, TABLE)["result"]
+    assert [(r["rule"], r["who"], r["points"]) for r in result["reasons"]] == [
+        ("test_right_control_wrong", "black", 1), ("test_right_control_wrong", "white", 0),
+        ("second_guess_right", "black", 1), ("second_guess_right", "white", 0)]
+    assert [r["rule"] for r in rt.view(state, TABLE)["scoring_table"]] == [
+        "test_right_control_right", "test_right_control_wrong", "test_wrong_control_wrong", "test_wrong_control_right"]
+
+
+# --- standings: totals, the end, the winners, the next test team --------------------------------
+
+def sheet_table(first="black"):
+    return rt.SCORING.table(["Ann", "Ben", "Cat", "Dan"], {"Ann": "black", "Ben": "black", "Cat": "white",
+                                                          "Dan": "white"}, {"first_test_team": first})
+
+
+def one_image(test_team, to):
+    """A scored round in which one image went to ``to`` (row 2 with a wrong second guess, or row 4)."""
+    second = {"image": "3", "word": "B"} if to == test_team else None
+    return rt.score_round(test_team, {"black": 0, "white": 0}, MATCHING, {"image": "1", "word": "A" if second else "B"},
+                          "B" if second else "A", second)
+
+
+def test_standings_before_any_round():
+    standing = rt.standings(sheet_table("white"), [])
+    assert standing.totals == {"black": 0, "white": 0} and not standing.over and standing.winners == ()
+    assert standing.next == {"test_team": "white"} and standing.tie_break is None and standing.rounds_total is None
+
+
+def test_standings_swap_the_roles_every_round_and_end_at_four_points_two_ahead():
+    rounds = [one_image("black", "black"), one_image("white", "black"), one_image("black", "black")]
+    standing = rt.standings(sheet_table(), rounds)
+    assert standing.totals == {"black": 3, "white": 0} and not standing.over
+    assert standing.next == {"test_team": "white"}
+    standing = rt.standings(sheet_table(), rounds + [one_image("white", "black")])
+    assert standing.over and standing.winners == ("black",) and standing.next == {}
+    assert [(r.place, r.side, r.total) for r in standing.ranking] == [(1, "black", 4), (2, "white", 0)]
+    assert standing.tie_break is None  # a winner is two ahead: never a tie
+
+
+def test_standings_four_points_without_the_lead_go_on():
+    rounds = [one_image("black", "white"), one_image("white", "white"), one_image("black", "white")]
+    rounds += [one_image(t, "black") for t in ("white", "black", "white", "black")]  # 4 - 3
+    standing = rt.standings(sheet_table(), rounds)
+    assert standing.totals == {"black": 4, "white": 3} and not standing.over
+    assert standing.next == {"test_team": "white"}  # black tested the seventh round
+
+
+def test_standings_a_round_still_waiting_for_its_second_guess_cannot_end_the_game():
+    partial = rt.score_round("black", {"black": 3, "white": 1}, MATCHING, {"image": "1", "word": "A"}, "B")
+    before = [Score(points={"black": 3, "white": 1}, facts={"test_team": "white", "complete": True})]
+    standing = rt.standings(sheet_table(), before + [partial])
+    assert standing.totals == {"black": 4, "white": 1} and not standing.over
+
+
+def test_live_play_scores_with_the_same_standings():
+    state = play_round(with_score(2, 2), row=2, second_right=True)
+    shown = rt.view(state, TABLE)
+    expected = rt.standings(rt.table_of(state), [h.score for h in state.history])
+    assert shown["standings"] == expected.as_json()
+    assert shown["standings"]["winners"] == ["black"] and shown["winners"] == ["Ann", "Ben"]
+    assert shown["score"] == dict(expected.totals)
+
+
+def test_live_play_starts_the_test_team_the_standings_name():
+    state = play_round(table(first_test_team="white"), row=3)
+    assert rt.view(state, TABLE)["standings"]["next"] == {"test_team": "black"}
+    assert rt.view(act(state, HOST, type="next_round"), TABLE)["test_team"] == "black"
+
+
+def test_the_score_mid_round_counts_the_first_image():
+    state = first_guesses("A", "B")  # row 2: the first image is black's, the second guess is due
+    shown = rt.view(state, TABLE)
+    assert shown["score"] == shown["standings"]["totals"] == {"black": 1, "white": 0}
+    assert not shown["standings"]["over"]
+
+
+# --- the score-only side (SCORING) --------------------------------------------------------------
+
+def test_scoring_declares_the_teams_and_the_players_a_sheet_takes():
+    assert rt.SCORING.teams == ("black", "white") and rt.SCORING.single_entry is False
+    assert rt.SCORING.players == (4, 16)
+
+
+def test_the_scoring_request_is_the_old_one_read_strictly():
+    fields = set(rt.SCORING.Request.model_fields)
+    assert fields == {"test_team", "score", "matching", "first_guess", "control_word", "second_guess"}
+    good = {"test_team": "black", "score": {"black": 0, "white": 0}, "matching": MATCHING,
+            "first_guess": {"image": "1", "word": "A"}, "control_word": "B"}
+    assert rt.SCORING.answer(rt.SCORING.Request.model_validate(good))["second_guess_allowed"] is True
+    for change, sentence in [
+        ({"score": {"black": -1, "white": 0}}, "Give the score as a whole number of points for black and for white."),
+        ({"score": {"black": 1}}, "Give the score as a whole number of points for black and for white."),
+        ({"score": {"black": True, "white": 0}}, "Give the score as a whole number of points for black and for white."),
+        ({"test_team": "red"}, "The test team is black or white."),
+        ({"matching": {"1": "A", "2": "B"}}, "The matching pairs the three visible images with the three words."),
+        ({"matching": {"1": "A", "2": "B", "3": "x" * 61}}, "The matching pairs the three visible images with the three words."),
+        ({"first_guess": {"image": ["2"], "word": "B"}}, "The first guess names an image and a word, as text."),
+        ({"second_guess": {"image": 2, "word": "B"}}, "The second guess names an image and a word, as text."),
+        ({"pad": 1}, 'This request has no field called "pad".'),
+    ]:
+        with pytest.raises(RuleError) as error:
+            read_model(rt.SCORING.Request, {**good, **change}, "request", "?")
+        assert str(error.value) == sentence, change
+
+
+def test_the_sheet_table_checks_the_players_and_teams_by_the_games_rules():
+    table_ = sheet_table("white")
+    assert table_.players == ("Ann", "Ben", "Cat", "Dan") and table_.options.first_test_team == "white"
+    assert table_.teams == {"Ann": "black", "Ben": "black", "Cat": "white", "Dan": "white"}
+    for players, teams, options, sentence in [
+        (["Ann", "Ben", "Cat"], {"Ann": "black", "Ben": "black", "Cat": "white"}, {},
+         "Rorschach (teams) takes 4 to 16 players; 3 are listed."),
+        (["Ann", "Ben", "Cat", "Dan"], {"Ann": "black", "Ben": "white", "Cat": "white", "Dan": "white"}, {},
+         "The black team needs at least 2 players."),
+        (["Ann", "Ben", "Cat", "Dan"], {"Ann": "black", "Ben": "black", "Cat": "white"}, {},
+         "Put Dan in a team: black or white."),
+        (["Ann", "Ben", "Cat", "Dan"], {"Ann": "black", "Ben": "black", "Cat": "white", "Dan": "white", "Eve": "white"},
+         {}, "Eve is not playing in this game."),
+        (["Ann", "Ben", "Cat", "Dan"], None, {}, "Put each player in a team: black or white."),
+        (["Ann", "Ben", "Cat", "Dan"], {"Ann": "black", "Ben": "black", "Cat": "white", "Dan": "white"},
+         {"first_test_team": "red"}, "The first test team is black or white."),
+        (["Ann", "Ben", "Cat", "Dan"], {"Ann": "black", "Ben": "black", "Cat": "white", "Dan": "white"},
+         {"cards": "virtual"}, 'Rorschach (teams) has no option called "cards".'),
+    ]:
+        with pytest.raises(RuleError) as error:
+            rt.SCORING.table(players, teams, options)
+        assert str(error.value) == sentence
+
+
+def entry(**fields):
+    return rt.SCORING.Round.model_validate(fields)
+
+
+def test_a_sheet_round_is_scored_and_the_score_carries_over():
+    table_ = sheet_table()
+    first = rt.SCORING.score(table_, [], entry(test_team="black", matching=MATCHING, first_guess={"image": "1", "word": "A"},
+                                               control_word="B", second_guess={"image": "3", "word": "C"}))
+    assert first.points == {"black": 2, "white": 0} and first.facts["score"] == {"black": 2, "white": 0}
+    second = rt.SCORING.score(table_, [first], entry(test_team="white", matching=MATCHING,  # row 3
+                                                     first_guess={"image": "2", "word": "A"}, control_word="C"))
+    assert second.points == {"black": 0, "white": 0} and second.facts["score"] == {"black": 2, "white": 0}
+    third = rt.SCORING.score(table_, [first, second], entry(
+        test_team="black", matching=MATCHING, first_guess={"image": "1", "word": "A"}, control_word="B",
+        second_guess={"image": "2", "word": "B"}))
+    standing = rt.SCORING.standings(table_, [first, second, third])
+    assert standing.over and standing.winners == ("black",) and standing.totals == {"black": 4, "white": 0}
+    with pytest.raises(RuleError, match="With that score black has already won."):
+        rt.SCORING.score(table_, [first, second, third], entry(test_team="white", matching=MATCHING,
+                                                               first_guess={"image": "2", "word": "A"}, control_word="C"))
+
+
+@pytest.mark.parametrize("fields, sentence", [
+    ({"matching": MATCHING, "first_guess": {"image": "1", "word": "A"}, "control_word": "B"}, "Choose the test team."),
+    ({"test_team": "black", "matching": MATCHING, "first_guess": {"image": "1"}, "control_word": "B"},
+     "Enter the test team's guess: an image and a word."),
+    ({"test_team": "black", "matching": MATCHING, "first_guess": {"image": "1", "word": "A"}},
+     "Enter the control team's word."),
+    ({"test_team": "black", "matching": MATCHING, "first_guess": {"image": "1", "word": "A"}, "control_word": "B",
+      "second_guess": {"word": "C"}}, "Enter the second guess's image and its word, or neither."),
+    ({"test_team": "black", "matching": MATCHING, "first_guess": {"image": "1", "word": "A"}, "control_word": "B"},
+     "The test team guessed right, so they make a second guess: enter it too."),
+    ({"test_team": "black", "matching": MATCHING, "first_guess": {"image": "1", "word": "B"}, "control_word": "C",
+      "second_guess": {"image": "2", "word": "B"}}, "No second guess is allowed: the test team's first guess was wrong."),
+    ({"test_team": "black", "matching": {"1": "A", "2": "B", "4": "A"}, "first_guess": {"image": "1", "word": "A"},
+      "control_word": "B"}, "The test subject matches each image to a different word."),
+    ({"test_team": "black", "matching": {"1": "A", "2": "B"}, "first_guess": {"image": "1", "word": "A"},
+      "control_word": "B"}, "The matching pairs the three visible images with the three words."),
+])
+def test_a_sheet_round_that_cannot_have_happened_is_refused_with_the_forms_sentences(fields, sentence):
+    with pytest.raises(RuleError) as error:
+        rt.SCORING.score(sheet_table(), [], read_model(rt.SCORING.Round, fields, "request", "?"))
+    assert str(error.value) == sentence
+
+
+def test_a_sheet_round_names_images_and_words_by_their_slots():
+    for fields in ({"matching": {"1": "A", "2": "B", "5": "C"}}, {"matching": {"1": "A", "2": "B", "3": "lonely"}},
+                   {"first_guess": {"image": 1, "word": "A"}}, {"control_word": "a"}):
+        with pytest.raises(RuleError):
+            read_model(rt.SCORING.Round, fields, "request", "?")
+
+
+def test_the_round_form_offers_the_slots_the_teams_and_the_next_test_team():
+    table_ = sheet_table("white")
+    offer = rt.SCORING.form(table_, rt.SCORING.standings(table_, []))
+    assert offer == {"images": ["1", "2", "3", "4"], "words": ["A", "B", "C"], "visible": 3,
+                     "teams": ["black", "white"], "members": {"black": ["Ann", "Ben"], "white": ["Cat", "Dan"]},
+                     "test_team": "white", "defaults": {"test_team": "white"}}
+    after = rt.SCORING.standings(table_, [one_image("white", "white")])
+    assert rt.SCORING.form(table_, after)["defaults"] == {"test_team": "black"}
+
+
+# --- secrecy (issue 16): nobody else's answer depends on the matching before it is revealed -----
+
+OTHERS = [TABLE, HOST, BEN, CAT, DAN]
+
+
+def every_move():
+    """Every move anyone but the test subject might send, legal or not."""
+    moves = [{"type": "guess", "image": i, "word": w} for i in (1, 2, 3, 4) for w in "ABC"]
+    moves += [{"type": "control_guess", "word": w} for w in "ABC"]
+    moves += [{"type": "hide", "image": i} for i in (1, 2, 3, 4)]
+    moves += [{"type": "choose_test_subject", "seat": s} for s in (ANN, BEN, CAT)]
+    moves += [{"type": "next_round"}, {"type": "next_round", "round": 2}] + ORDERS_AS_MOVES
+    return moves
+
+
+ORDERS_AS_MOVES = [{"type": "match", "matching": order} for order in ORDERS[:2]]
+
+
+def answer(state, actor, move):
+    """What ``actor`` is answered, and what everyone but Ann then sees (or that it is revealed)."""
+    try:
+        after = rt.apply(state, actor, move, 0)
+    except RuleError as refused:
+        return ("refused", refused.msgid, refused.params)
+    if after.phase in rt.REVEAL_PHASES:
+        return ("revealed",)
+    return ("done", [rt.view(after, v) for v in OTHERS], sorted(rt.waiting_for(after)))
+
+
+@pytest.mark.parametrize("stage", ["guessing", "control"])
+def test_every_answer_to_anyone_else_is_the_same_whatever_the_test_subject_matched(stage):
+    plays = [matched(matching=order) for order in ORDERS]
+    if stage == "control":
+        plays = [act(p, BEN, type="guess", image=1, word="A") for p in plays]
+    for actor in (HOST, BEN, CAT, DAN):
+        for move in every_move():
+            if stage == "control" and move["type"] == "control_guess":
+                continue  # the control team's answer is the first reveal (below)
+            answers = {json.dumps(answer(p, actor, move), sort_keys=True, default=str) for p in plays}
+            assert len(answers) == 1, (actor, move)
+
+
+def test_the_control_teams_answer_reveals_the_guessed_image_and_nothing_more():
+    # Four matchings that agree on image 1 (word A), not on images 2 and 3.
+    same_first = [{"1": "A", "2": "B", "3": "C"}, {"1": "A", "2": "C", "3": "B"}]
+    plays = [act(act(matched(matching=m), BEN, type="guess", image=1, word="A"), CAT, type="control_guess", word="B")
+             for m in same_first]
+    assert all(p.phase == "second_guess" for p in plays)
+    for viewer in OTHERS:
+        assert rt.view(plays[0], viewer) == rt.view(plays[1], viewer)
+        assert rt.view(plays[0], viewer)["matching"] == {"1": "A"}
+    for actor in (HOST, BEN, CAT, DAN):
+        for move in every_move():
+            if move["type"] == "guess" and move["image"] != 1 and move["word"] != "A" and actor in (HOST, BEN):
+                continue  # the second guess: scored at once, so its image is revealed
+            answers = {json.dumps(answer(p, actor, move), sort_keys=True, default=str) for p in plays}
+            assert len(answers) == 1, (actor, move)

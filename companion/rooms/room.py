@@ -12,12 +12,12 @@ import secrets
 from dataclasses import dataclass, field
 
 from games import GAMES
-from games.base import HOST, Player, RuleError, evolve, require
+from games.base import HOST, Player, RuleError, evolve, normalize_options, require
+
+from companion.rooms import entries
+from companion.rooms.entries import HOST_ACTIONS, LANGUAGES
 
 NAME_LIMIT = 24
-HOST_ACTIONS = {"rename", "remove", "reorder", "options", "start", "admit", "dismiss", "undo", "end",
-                "language"}
-LANGUAGES = ("en", "it", "pl")
 
 
 def token_hash(token: str) -> str:
@@ -124,13 +124,13 @@ def clean_name(raw) -> str:
     require(isinstance(raw, str), "Please type your name.")
     name = " ".join(raw.split())
     require(name != "", "Please type your name.")
-    require(len(name) <= NAME_LIMIT, f"Names can be at most {NAME_LIMIT} characters long.")
+    require(len(name) <= NAME_LIMIT, "Names can be at most %(most)s characters long.", most=NAME_LIMIT)
     return name
 
 
 def _check_unique(room: Room, name: str, except_seat: int | None = None) -> None:
     taken = {s.name.casefold() for s in room.seats if s.seat != except_seat}
-    require(name.casefold() not in taken, f"Someone at this table is already called {name}.")
+    require(name.casefold() not in taken, "Someone at this table is already called %(name)s.", name=name)
 
 
 def _seat(room: Room, seat) -> Seat:
@@ -149,11 +149,10 @@ def apply_entry(room: Room, body: dict, at: float) -> Room:
     kind = body.get("type")
     actor = body.get("by")
     require(not room.ended, "The host has closed this table.")
-    if kind in HOST_ACTIONS:
-        require(actor == HOST, "Only the host can do that.")
-    handler = _HANDLERS.get(kind)
-    if handler is not None:
-        return handler(room, body, at)
+    if entries.is_lobby(kind):
+        if kind in HOST_ACTIONS:
+            require(actor == HOST, "Only the host can do that.")
+        return _HANDLERS[kind](room, entries.read(body), at)
     require(room.started, "The game has not started yet.")
     require(actor == HOST or any(s.seat == actor for s in room.seats),
             "You are not seated in this game.")
@@ -164,99 +163,102 @@ def apply_entry(room: Room, body: dict, at: float) -> Room:
     return evolve(room, state=state, moves=room.moves.then((actor, action, at)))
 
 
-def _create(room, body, at):
+def _decks_follow(room: Room, options: dict, language: str) -> dict:
+    """A game with decks in several languages deals them in the table's language (before the start)."""
+    if "language" in room.engine.Options.model_fields:
+        return {**options, "language": language}
+    return options
+
+
+def _create(room, entry, at):
     require(room.version == 0, "This room already exists.")
-    language = body.get("language") if body.get("language") in LANGUAGES else "en"
-    options = dict(body.get("options") or {})
-    if "language" in room.engine.OPTIONS and "language" not in options and "language" in body:
-        options["language"] = language  # the decks follow the room's language unless asked otherwise
-    return evolve(room, host=body["host"], options=room.engine.normalize_options(options), language=language)
+    language = entry.language or "en"
+    options = dict(entry.options)
+    if "language" not in options and entry.language is not None:
+        options = _decks_follow(room, options, language)
+    return evolve(room, host=entry.host, options=normalize_options(room.engine.Options, options),
+                  language=language)
 
 
-def _language(room, body, at):
-    language = body.get("language")
-    require(language in LANGUAGES, "The table can speak English, Italian or Polish.")
+def _language(room, entry, at):
     options = room.options
-    if not room.started and "language" in room.engine.OPTIONS:
-        options = room.engine.normalize_options({**room.options, "language": language})
-    return evolve(room, language=language, options=options)
+    if not room.started:
+        options = normalize_options(room.engine.Options, _decks_follow(room, room.options, entry.language))
+    return evolve(room, language=entry.language, options=options)
 
 
-def _join(room, body, at):
+def _join(room, entry, at):
     require(not room.started, "The game has already started: ask the host to let you in.")
-    name = clean_name(body.get("name"))
+    name = clean_name(entry.name)
     _check_unique(room, name)
     most = room.engine.player_range(room.options)[1]
-    require(len(room.seats) < most, f"This table is full: {room.engine.TITLE} takes at most {most} players here.")
-    seat = Seat(room.next_seat, name, body["token"])
+    require(len(room.seats) < most, "This table is full: %(game)s takes at most %(most)s players here.",
+            game=room.engine.TITLE, most=most)
+    seat = Seat(room.next_seat, name, entry.token)
     return evolve(room, seats=room.seats + (seat,), next_seat=room.next_seat + 1)
 
 
-def _request(room, body, at):
+def _request(room, entry, at):
     require(room.started, "The game has not started: join the table instead.")
-    name = clean_name(body.get("name"))
-    request = Request(room.next_request, name, body["token"])
+    name = clean_name(entry.name)
+    request = Request(room.next_request, name, entry.token)
     return evolve(room, requests=room.requests + (request,), next_request=room.next_request + 1)
 
 
-def _rename(room, body, at):
+def _rename(room, entry, at):
     require(not room.started, "Names can only be changed before the game starts.")
-    seat = _seat(room, body.get("seat"))
-    name = clean_name(body.get("name"))
+    seat = _seat(room, entry.seat)
+    name = clean_name(entry.name)
     _check_unique(room, name, except_seat=seat.seat)
     seats = tuple(evolve(s, name=name) if s.seat == seat.seat else s for s in room.seats)
     return evolve(room, seats=seats)
 
 
-def _remove(room, body, at):
+def _remove(room, entry, at):
     require(not room.started, "Seats can only be removed before the game starts.")
-    seat = _seat(room, body.get("seat"))
+    seat = _seat(room, entry.seat)
     return evolve(room, seats=tuple(s for s in room.seats if s.seat != seat.seat))
 
 
-def _reorder(room, body, at):
+def _reorder(room, entry, at):
     require(not room.started, "The seating order is fixed once the game starts.")
-    order = body.get("order")
     current = [s.seat for s in room.seats]
-    require(isinstance(order, list) and sorted(order, key=str) == sorted(current, key=str),
-            "The new order must list every seat once.")
+    require(sorted(entry.order) == sorted(current), "The new order must list every seat once.")
     by_seat = {s.seat: s for s in room.seats}
-    return evolve(room, seats=tuple(by_seat[n] for n in order))
+    return evolve(room, seats=tuple(by_seat[n] for n in entry.order))
 
 
-def _options(room, body, at):
+def _options(room, entry, at):
     require(not room.started, "Options can only be changed before the game starts.")
-    options = body.get("options")
-    require(isinstance(options, dict), "Options must be a set of named choices.")
-    merged = room.engine.normalize_options({**room.options, **options})
+    merged = normalize_options(room.engine.Options, {**room.options, **entry.options})
     most = room.engine.player_range(merged)[1]
-    require(len(room.seats) <= most, f"With these options the game takes at most {most} players.")
+    require(len(room.seats) <= most, "With these options the game takes at most %(most)s players.", most=most)
     return evolve(room, options=merged)
 
 
-def _start(room, body, at):
+def _start(room, entry, at):
     require(not room.started, "The game has already started.")
     least, most = room.engine.player_range(room.options)
-    require(least <= len(room.seats) <= most,
-            f"{room.engine.TITLE} needs {least} to {most} players; {len(room.seats)} have joined.")
-    state = room.engine.setup(_players(room), room.options, body["seed"])
-    return evolve(room, seed=body["seed"], state=state, moves=NO_MOVES)
+    require(least <= len(room.seats) <= most, "%(game)s needs %(least)s to %(most)s players; %(count)s have joined.",
+            game=room.engine.TITLE, least=least, most=most, count=len(room.seats))
+    state = room.engine.setup(_players(room), room.options, entry.seed)
+    return evolve(room, seed=entry.seed, state=state, moves=NO_MOVES)
 
 
-def _admit(room, body, at):
-    request = next((r for r in room.requests if r.id == body.get("request")), None)
+def _admit(room, entry, at):
+    request = next((r for r in room.requests if r.id == entry.request), None)
     require(request is not None, "That phone is no longer waiting.")
-    seat = _seat(room, body.get("seat"))
+    seat = _seat(room, entry.seat)
     seats = tuple(evolve(s, token=request.token) if s.seat == seat.seat else s for s in room.seats)
     return evolve(room, seats=seats, requests=tuple(r for r in room.requests if r is not request))
 
 
-def _dismiss(room, body, at):
-    require(any(r.id == body.get("request") for r in room.requests), "That phone is no longer waiting.")
-    return evolve(room, requests=tuple(r for r in room.requests if r.id != body.get("request")))
+def _dismiss(room, entry, at):
+    require(any(r.id == entry.request for r in room.requests), "That phone is no longer waiting.")
+    return evolve(room, requests=tuple(r for r in room.requests if r.id != entry.request))
 
 
-def _undo(room, body, at):
+def _undo(room, entry, at):
     require(room.started and room.moves, "There is nothing to undo.")
     state = room.engine.setup(_players(room), room.options, room.seed)
     kept = room.moves.without_last()
@@ -265,7 +267,7 @@ def _undo(room, body, at):
     return evolve(room, state=state, moves=kept)
 
 
-def _end(room, body, at):
+def _end(room, entry, at):
     return evolve(room, ended=True, requests=())
 
 
@@ -274,6 +276,7 @@ _HANDLERS = {
     "reorder": _reorder, "options": _options, "start": _start, "admit": _admit,
     "dismiss": _dismiss, "undo": _undo, "end": _end, "language": _language,
 }
+assert set(_HANDLERS) == set(entries.ENTRIES)
 
 
 def replay(code: str, game: str, entries, room: Room | None = None) -> Room:
@@ -285,7 +288,9 @@ def replay(code: str, game: str, entries, room: Room | None = None) -> Room:
 
 
 def view(room: Room, viewer) -> dict:
-    """What ``viewer`` (HOST, a seat, ("request", id) or None for the table) may see of the room."""
+    """What ``viewer`` (HOST, a seat, ("request", id) or None for the table) may see of the room:
+    the room's facts, then the game's view (the envelope of ``games.base.envelope``), or before the
+    start the lobby in the same envelope."""
     engine = room.engine
     least, most = engine.player_range(room.options)
     base = {
@@ -304,12 +309,13 @@ def view(room: Room, viewer) -> dict:
         base.update(engine.view(room.state, seat_viewer))
         base["can_undo"] = bool(room.moves)
     else:
-        base.update(phase="lobby", players=[{"seat": s.seat, "name": s.name, "score": 0} for s in room.seats],
-                    waiting_for=[])
-        if hasattr(engine, "lobby_view"):
-            base.update(engine.lobby_view(_players(room), room.options))
+        you = None
         if isinstance(viewer, int):
-            base["you"] = {"seat": viewer, "name": _seat(room, viewer).name}
+            you = {"seat": viewer, "name": _seat(room, viewer).name}
+        base.update(phase="lobby", players=[{"seat": s.seat, "name": s.name, "score": 0} for s in room.seats],
+                    you=you, can=sorted(HOST_ACTIONS - {"undo"}) if viewer == HOST else [],
+                    waiting_for=[], winners=[])
+        base.update(engine.lobby_view(_players(room), room.options))
     if viewer == HOST:
         base["requests"] = [{"id": r.id, "name": r.name} for r in room.requests]
     if isinstance(viewer, tuple):

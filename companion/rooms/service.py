@@ -11,7 +11,7 @@ import time
 from collections import OrderedDict
 
 from games import GAMES
-from games.base import HOST, RuleError, evolve
+from games.base import HOST, RuleError, evolve, normalize_options
 
 from companion.live import cooperative
 from companion.rooms import room as rooms
@@ -50,9 +50,9 @@ class Rooms:
 
     def create(self, game: str, options: dict | None, language: str | None = None) -> tuple[str, str]:
         """Open a room for ``game`` (speaking ``language``); returns its code and the host's token."""
-        if game not in GAMES:
+        if not isinstance(game, str) or game not in GAMES:
             raise RuleError("Pick one of the games on the list.")
-        GAMES[game].normalize_options(options or {})
+        normalize_options(GAMES[game].Options, options)
         self.cleanup()
         token = rooms.new_token()
         while True:

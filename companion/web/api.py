@@ -15,8 +15,9 @@ from flask_babel import gettext, lazy_gettext
 
 from companion.web import identity
 from companion import jsonio
-from companion.web.i18n import LANGUAGES, browser_language, rule_sentence
+from companion.web.i18n import LANGUAGES, browser_language, say
 from companion.live.polling import etag
+from companion.rooms.entries import SERVER_ENTRIES
 from companion.rooms.room import new_token, token_hash
 from companion.rooms.service import NoSuchRoom, NotSeated
 from companion.storage.sqlite import StaleVersion
@@ -37,14 +38,14 @@ class ApiError(Exception):
         self.status, self.sentence, self.extra = status, sentence, extra
 
 
-@bp.errorhandler(ApiError)
+@bp.app_errorhandler(ApiError)
 def _api_error(error: ApiError):
     return jsonify(error=str(error.sentence), **error.extra), error.status
 
 
 @bp.errorhandler(RuleError)
 def _rule_error(error: RuleError):
-    return jsonify(error=rule_sentence(str(error))), 400
+    return jsonify(error=say(error)), 400
 
 
 @bp.errorhandler(NoSuchRoom)
@@ -191,7 +192,7 @@ def act(service, environ: dict, code: str):
     kind = data.get("type")
     if not isinstance(kind, str) or not kind:
         raise ApiError(400, lazy_gettext("Say what to do: the action needs a type."))
-    if kind in ("create", "join", "request"):
+    if kind in SERVER_ENTRIES:
         raise ApiError(400, lazy_gettext("That is not something to do during a game."))
     expected = data.pop("version", None)
     if expected is not None and not isinstance(expected, int):

@@ -2,17 +2,19 @@
 
 The locale of a request is, in order: the phone's own choice (the ``tc_lang`` cookie), the room's
 language (chosen by the host in the lobby), the browser's Accept-Language among ours, English.
-Sentences from the rules engines (``games/``) are English; ``rule_sentence`` translates them at the
-boundary, using the English sentence as the msgid when the catalogue has it.
+A refusal (``games.base.RuleError``, from an engine or the lobby) carries a message id and its
+parameters; :func:`say` gives it in the request's language. Babel extracts the message ids from
+``games/`` and ``companion/`` (``babel.cfg``; keywords ``require:2``, ``RuleError:1``, ``Say``, ``N_``).
 """
 
 from __future__ import annotations
 
-import re
 from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, g, redirect, request
 from flask_babel import Babel, gettext
+
+from games.base import RuleError, Word
 
 LANGUAGES = ("en", "it", "pl")
 LANGUAGE_NAMES = {"en": "English", "it": "Italiano", "pl": "Polski"}
@@ -50,33 +52,15 @@ def select_locale() -> str:
     return phone_language() or room_language() or browser_language()
 
 
-def rule_sentence(sentence: str) -> str:
-    """An engine's English sentence in the request's language, when the catalogue has it."""
-    sentence = str(sentence)
-    translated = gettext(sentence)
-    if translated != sentence:
-        return translated
-    for pattern, msgid in _PATTERNS:
-        match = pattern.fullmatch(sentence)
-        if match:
-            return gettext(msgid, **match.groupdict())
-    return sentence
-
-
-def _pattern(msgid: str) -> re.Pattern:
-    parts = re.split(r"%\((\w+)\)[sd]", msgid)
-    regex = ""
-    for i, part in enumerate(parts):
-        regex += re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)"
-    return re.compile(regex)
-
-
-def _patterns():
-    from companion.web.rule_sentences import PATTERNS
-    return [(_pattern(m), m) for m in PATTERNS]
-
-
-_PATTERNS: list = []
+def say(error: RuleError) -> str:
+    """The refusal in the request's language: its message id translated, then its parameters put
+    in (a parameter that is itself a word, a :class:`games.base.Word`, translated too)."""
+    params = {k: gettext(v) if isinstance(v, Word) else v for k, v in error.params.items()}
+    translated = gettext(error.msgid)
+    try:
+        return translated % params if params else translated
+    except (KeyError, ValueError, TypeError):  # a catalogue entry whose placeholders went wrong
+        return error.msgid % params if params else error.msgid
 
 
 @bp.get("/language/<language>")
@@ -97,7 +81,6 @@ def choose(language):
 
 def init_app(app) -> None:
     Babel(app, locale_selector=select_locale)
-    _PATTERNS[:] = _patterns()
     app.register_blueprint(bp)
 
     @app.context_processor

@@ -20,7 +20,7 @@ from games.inkblots import inkblot_svg
 from flask_babel import get_locale, gettext
 
 from companion.web import identity
-from companion.web.i18n import browser_language, rule_sentence
+from companion.web.i18n import browser_language, say
 from companion.web.api import join_url, no_room_sentence, normal_code
 from companion.rooms.room import new_token, token_hash
 from companion.rooms.service import NoSuchRoom
@@ -51,7 +51,7 @@ def create_room():
     try:
         code, token = rooms().create(game, None, browser_language())
     except RuleError as error:
-        return render_template("index.html", games=GAMES, error=rule_sentence(str(error))), 400
+        return render_template("index.html", games=GAMES, error=say(error)), 400
     response = redirect(url_for("pages.host", code=code))
     identity.set_cookie(response, identity.host_cookie(code), token)
     return response
@@ -134,7 +134,7 @@ def join(code):
         rooms().act(code, None, {"type": kind, "name": request.form.get("name", ""),
                                  "token": token_hash(token)})
     except RuleError as error:
-        return render_template("join.html", room=room, title=room.engine.TITLE, error=rule_sentence(str(error)),
+        return render_template("join.html", room=room, title=room.engine.TITLE, error=say(error),
                                name=request.form.get("name", "")), 400
     response = redirect(url_for("pages.phone", code=code), code=303)
     identity.set_cookie(response, identity.seat_cookie(code), token)

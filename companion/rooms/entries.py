@@ -1,0 +1,164 @@
+"""What a room's log entries may say about the lobby and the table, declared as models.
+
+A game's moves are declared by its engine (``engine.ACTIONS``); these are the room's own: the host's
+lobby and table actions, and the entries the server itself writes (a room created, a phone joining
+or asking for a seat). Every entry is read with its model when it is made and when the log is
+replayed, so an entry with a field it does not have, a value of the wrong kind or a size beyond its
+bound is refused with a sentence and never stored.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import Field, TypeAdapter, ValidationError
+
+from games.base import MAX_PLAYERS, Actor, Declared, Say, Text, field_refusal
+
+LANGUAGES = ("en", "it", "pl")
+NAME_INPUT = 200  # the most characters a typed name may have before it is cleaned (rooms/names.py)
+HASH = Text(64, 64)  # what the log keeps of a credential: a SHA-256 in hex
+Language = Annotated[Literal["en", "it", "pl"], Say("The table can speak English, Italian or Polish.")]
+Options = Annotated[dict[Annotated[str, Field(max_length=40)], Any], Field(max_length=24),
+                    Say("Options must be a set of named choices.")]
+SeatNumber = Annotated[int, Field(strict=True, ge=0, le=10_000), Say("There is no such seat at this table.")]
+RequestNumber = Annotated[int, Field(strict=True, ge=0, le=10_000), Say("That phone is no longer waiting.")]
+
+
+class Entry(Declared):
+    """A room's entry: ``by`` is whoever made it (the server adds it; None for the server's own)."""
+
+    type: str
+    by: Actor | None = None
+    host_only: ClassVar[bool] = False
+
+
+class Create(Entry):
+    """The room is opened for a game (the server's entry)."""
+
+    type: Literal["create"]
+    host: HASH
+    options: Options = {}
+    language: Language | None = None
+
+
+class Join(Entry):
+    """A phone takes a seat before the start (the server's entry, from the join form or API)."""
+
+    type: Literal["join"]
+    name: Annotated[str, Field(strict=True, max_length=NAME_INPUT), Say("Please type your name.")]
+    token: HASH
+
+
+class Request(Join):
+    """A phone asks for a seat after the start; the host decides (the server's entry)."""
+
+    type: Literal["request"]  # type: ignore[assignment]
+
+
+class Rename(Entry):
+    """The host renames a seat before the start."""
+
+    type: Literal["rename"]
+    seat: SeatNumber
+    name: Annotated[str, Field(strict=True, max_length=NAME_INPUT), Say("Please type your name.")]
+    host_only = True
+
+
+class Remove(Entry):
+    """The host removes a seat before the start."""
+
+    type: Literal["remove"]
+    seat: SeatNumber
+    host_only = True
+
+
+class Reorder(Entry):
+    """The host puts the seats in clockwise order before the start."""
+
+    type: Literal["reorder"]
+    order: Annotated[list[SeatNumber], Field(max_length=MAX_PLAYERS),
+                     Say("The new order must list every seat once.")]
+    host_only = True
+
+
+class SetOptions(Entry):
+    """The host changes the game's options before the start."""
+
+    type: Literal["options"]
+    options: Options
+    host_only = True
+
+
+class Start(Entry):
+    """The host starts the game; the server draws the seed every chance event derives from."""
+
+    type: Literal["start"]
+    seed: Annotated[int, Field(strict=True, ge=0, lt=2**63)] = 0
+    host_only = True
+
+
+class Admit(Entry):
+    """The host gives a waiting phone a seat (a replaced phone taking its seat back)."""
+
+    type: Literal["admit"]
+    request: RequestNumber
+    seat: SeatNumber
+    host_only = True
+
+
+class Dismiss(Entry):
+    """The host sends a waiting phone away."""
+
+    type: Literal["dismiss"]
+    request: RequestNumber
+    host_only = True
+
+
+class Undo(Entry):
+    """The host takes back the last game move."""
+
+    type: Literal["undo"]
+    host_only = True
+
+
+class End(Entry):
+    """The host closes the table."""
+
+    type: Literal["end"]
+    host_only = True
+
+
+class SetLanguage(Entry):
+    """The host chooses the table's language."""
+
+    type: Literal["language"]
+    language: Language
+    host_only = True
+
+
+ENTRIES: dict[str, type[Entry]] = {
+    model.model_fields["type"].annotation.__args__[0]: model  # type: ignore[union-attr]
+    for model in (Create, Join, Request, Rename, Remove, Reorder, SetOptions, Start, Admit, Dismiss,
+                  Undo, End, SetLanguage)
+}
+# The entries a client may send as actions (the others are the server's own).
+HOST_ACTIONS = frozenset(kind for kind, model in ENTRIES.items() if model.host_only)
+SERVER_ENTRIES = frozenset({"create", "join", "request"})
+_ADAPTERS = {kind: TypeAdapter(model) for kind, model in ENTRIES.items()}
+
+
+def read(body: dict) -> Entry:
+    """A lobby or table entry as its model, or the RuleError that says what is wrong with it."""
+    kind = body.get("type")
+    model = ENTRIES[kind]
+    try:
+        return _ADAPTERS[kind].validate_python(body)
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        raise field_refusal(first, model, first["loc"], "move") from None
+
+
+def is_lobby(kind: Any) -> bool:
+    """Whether ``kind`` names one of the room's own entries (not a game's move)."""
+    return isinstance(kind, str) and kind in ENTRIES
