@@ -3,21 +3,24 @@
 For each language, the script deals random hands from that language's 108 ink cards
 (``games/content/<lang>/inkling_ink.txt``) and counts, for every value 1, 2 and 3, the share of
 the clue words of that value (``inkling_clues.txt``) that the hand holds every letter of (a word
-needing two E's needs two E cards). Hands hold 8 cards (the deal) and 14 (the last round: 8 plus
-3 drawn after each of the first two rounds). It is a Monte Carlo estimate with a fixed seed, so
-two runs print the same table; ``--exact`` adds the exact figure (multivariate hypergeometric)
-next to it, and the ``en=`` column is each share as a ratio of English's.
+needing two E's needs two E cards). Hands hold 14 cards (the last round: the 8 dealt plus 3 drawn
+after each of the first two rounds) and 8 (the deal). It is a Monte Carlo estimate with a fixed
+seed, so two runs print the same table; ``--exact`` adds the exact share (multivariate
+hypergeometric) next to it, and ``x`` is each share as a ratio of English's.
 
-``--tune LANG`` searches the counts for LANG's ink deck that the file's header describes: start
-from the letters' frequencies in the clue words, then move one card at a time from one letter to
-another while that brings the language's exact 14-card shares closer to English's (the sum over
-the three values of the squared log-ratio), never below the cards the most demanding clue word
-needs of a letter. It prints the counts as ink-file lines.
+``--tune LANG`` repeats the search that chose LANG's ink counts, as the ink file's header
+describes it: start from the letters' frequencies in the clue words (largest remainder, never
+fewer cards of a letter than the most demanding clue word needs); then, while some one-card move
+(a card of one letter becomes a card of another, never below that need) lowers the cost by at
+least MIN_GAIN, make the move that lowers it most. The cost is the sum over the three values of
+the squared log-ratio of the exact 14-card share to English's, plus PENALTY times the sum over
+the letters of (count - frequency count)^2 / frequency count, so that the deck stays near the
+letter frequencies. It prints the moves, then the counts as ink-file lines.
 
     .venv/bin/python bench/spellability.py [--hands 20000] [--seed 19] [--exact] [--tune pl]
 
-Not a test: ``tests/test_content_languages.py`` recomputes the shares with fewer hands and holds
-every language within a band of English's.
+Not a test: ``tests/test_content_languages.py`` recomputes the 14-card shares with fewer hands and
+holds Italian and Polish within a band of English's.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from games import content, inkling
 HAND_SIZES = (8, 14)
 VALUES = (1, 2, 3)
 PENALTY = 0.01  # --tune: weight of a deck's distance from the letter frequencies
+MIN_GAIN = 0.001  # --tune: a move must lower the cost by at least this much
 FIELD = 5  # bits per letter in a packed count: 4 for the count (at most 15), 1 guard bit
 
 
@@ -62,9 +66,10 @@ def monte_carlo(
     letters = sorted(set(counts) | {c for ws in words.values() for w in ws for c in w})
     place = {c: FIELD * i for i, c in enumerate(letters)}
     guard = sum(1 << (place[c] + FIELD - 1) for c in letters)
-    cards = [1 << place[c] for c in sorted(counts) for _ in range(counts[c])]
+    cards = [1 << place[c] for c in counts for _ in range(counts[c])]  # in the ink file's order
     packed = {v: [sum(k << place[c] for c, k in Counter(w).items()) for w in ws] for v, ws in words.items()}
-    assert hand_size < 1 << (FIELD - 1) and all(max(Counter(w).values()) < 1 << (FIELD - 1) for ws in words.values() for w in ws)
+    top = 1 << (FIELD - 1)
+    assert hand_size < top and all(max(Counter(w).values()) < top for ws in words.values() for w in ws)
     rng = random.Random(seed)
     spelled = dict.fromkeys(VALUES, 0)
     for _ in range(hands):
@@ -134,11 +139,8 @@ def frequency_counts(words: list[str], total: int = 108) -> Counter:
 
 
 def tune(lang: str, reference: str = "en", hand_size: int = 14, penalty: float = PENALTY) -> Counter:
-    """The search described in the module docstring: from the frequency counts, make the one-card
-    move (a card of one letter becomes a card of another) that lowers the cost most, until no
-    move lowers it. The cost is the sum over the values of the squared log-ratio of the language's
-    exact share to the reference's, plus ``penalty`` times the sum over the letters of
-    (count - frequency count)^2 / frequency count, which keeps the deck near the frequencies."""
+    """The ink counts for ``lang`` found by the search the module docstring describes, matching
+    the ``hand_size``-card shares of ``reference``'s deck."""
     words = clue_words(lang)
     target = exact(clue_words(reference), ink_counts(reference), hand_size)
     flat = [w for ws in words.values() for w in ws]
@@ -155,6 +157,7 @@ def tune(lang: str, reference: str = "en", hand_size: int = 14, penalty: float =
         return sum(math.log(shares[v] / target[v]) ** 2 for v in VALUES) + penalty * drift
 
     best = cost(counts)
+    print(f"  frequency counts: cost {best:.4f}", file=sys.stderr)
     while True:
         moves = []
         for a in sorted(counts):
@@ -168,7 +171,7 @@ def tune(lang: str, reference: str = "en", hand_size: int = 14, penalty: float =
                     counts[a] += 1
                     counts[b] -= 1
         score, a, b = min(moves)
-        if score >= best:
+        if score > best - MIN_GAIN:
             return counts
         counts[a] -= 1
         counts[b] += 1
@@ -191,23 +194,25 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     figures = {
         (lang, h): monte_carlo(clue_words(lang), ink_counts(lang), h, args.hands, args.seed)
+        for h in sorted(HAND_SIZES, reverse=True)
         for lang in content.LANGUAGES
-        for h in HAND_SIZES
     }
-    print(f"Share of clue words a random hand can spell ({args.hands} hands, seed {args.seed})")
-    head = f"{'lang':<5}{'hand':>5}{'words':>7}" + "".join(f"{'value ' + str(v):>22}" for v in VALUES)
-    print(head)
+    print(f"Share of each value's clue words that a random hand spells ({args.hands} hands, seed {args.seed})")
+    print("x: the share as a ratio of English's (not shown when English's is under 0.005%)")
+    if args.exact:
+        print("(in brackets: the exact share)")
+    width = 28 if args.exact else 19
+    print(f"{'lang':<6}{'hand':>4}" + "".join(f"{'value ' + str(v):>{width}}" for v in VALUES))
     for (lang, h), shares in figures.items():
-        sizes = [len(ws) for ws in clue_words(lang).values()]
-        row = f"{lang:<5}{h:>5}{sum(sizes):>7}"
+        row = f"{lang:<6}{h:>4}"
         exact_shares = exact(clue_words(lang), ink_counts(lang), h) if args.exact else {}
         for v in VALUES:
             english = figures[("en", h)][v]
-            ratio = f"en={shares[v] / english:.2f}" if english else "en=-"
-            cell = f"{100 * shares[v]:.2f}%"
+            cell = f"{100 * shares[v]:.3f}%"
             if args.exact:
-                cell += f" ({100 * exact_shares[v]:.2f})"
-            row += f"{cell + ' ' + ratio:>22}"
+                cell += f" ({100 * exact_shares[v]:.3f})"
+            cell += f" x{shares[v] / english:.2f}" if english >= 5e-5 else " x -  "
+            row += f"{cell:>{width}}"
         print(row)
     return 0
 

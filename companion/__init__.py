@@ -19,6 +19,7 @@ from companion.web import openapi
 from companion.web import pages
 from companion.scoresheet import scoring_api as scoring
 from companion.web.direct import Direct
+from companion.web.layers import MAX_BODY, Layers
 from companion.live.polling import NotModified
 from companion.rooms.service import Rooms
 from companion.storage import open_store
@@ -74,7 +75,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
-    app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax")
+    app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax",
+                      MAX_CONTENT_LENGTH=MAX_BODY, MAX_FORM_MEMORY_SIZE=MAX_BODY)
 
     app.session_interface = NoSessions()
     app.json = jsonio.Provider(app)
@@ -82,7 +84,9 @@ def create_app(test_config: dict | None = None) -> Flask:
                                     idle_hours=float(os.environ.get("COMPANION_ROOM_IDLE_HOURS", "48")))
 
     i18n.init_app(app)
-    app.wsgi_app = NotModified(Direct(app.wsgi_app, app, app.extensions["rooms"]), app.extensions["rooms"])
+    # The one way in (web/layers.py): every request, whichever part answers it, passes Layers.
+    direct = Direct(app.wsgi_app, app, app.extensions["rooms"])
+    app.wsgi_app = Layers(NotModified(direct, app.extensions["rooms"]), direct.too_long)
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

@@ -1,7 +1,7 @@
 """JSON in and out of the app, with orjson: the view a phone receives after every action, the
 log entry it records, the body it sent, and every entry a worker replays go through here.
 
-orjson measured seven to ten times faster than the standard library on these (a view of a Dixit
+orjson measured seven to ten times faster than the standard library on these (a view of a card game
 round: 1.4 µs against 10.6 µs). Its output is compact UTF-8, and dict keys that are not strings
 (seat numbers) are written as strings, as ``json.dumps`` writes them.
 """

@@ -70,6 +70,7 @@ from typing import Annotated, Any, Literal, Mapping, Sequence
 from pydantic import Field
 
 from games.base import (
+    N_,
     HOST, LIMIT, MAX_PLAYERS, TABLE, Action, Actions, Bool, Declared, Exactly, GameOptions, Name, Player,
     Reason, RuleError, Say, Score, Standings, Table, envelope, evolve, is_number, moves_for,
     ranking, read_model, read_options, require, seat_of, sum_points,
@@ -108,14 +109,14 @@ class Options(GameOptions):
     game_title = TITLE
 
     end_at_30: Annotated[Bool, Say("Ending at 30 points is either on or off.")] = Field(
-        False, title="Also end when someone reaches 30 points")
-    bonus: BonusRule = Field("always", title="Points for votes on your card", json_schema_extra={
-        "labels": {"always": "In every round (as most editions print it)",
-                   "found_by_some": "Only when some but not all found the storyteller (literal Polish text)"}})
-    bonus_cap: BonusCap = Field(None, title="Most points for votes on one card", json_schema_extra={
-        "labels": {"null": "No limit", "3": "3 (Dixit Odyssey)"}})
+        False, title=N_("Also end when someone reaches 30 points"))
+    bonus: BonusRule = Field("always", title=N_("Points for votes on your card"), json_schema_extra={
+        "labels": {"always": N_("In every round (as most editions print it)"),
+                   "found_by_some": N_("Only when some but not all found the storyteller (literal Polish text)")}})
+    bonus_cap: BonusCap = Field(None, title=N_("Most points for votes on one card"), json_schema_extra={
+        "labels": {"null": N_("No limit"), "3": N_("3 (Dixit Odyssey)")}})
     extended_player_counts: Annotated[Bool, Say("Playing with 3, 7 or 8 players is either on or off.")] = Field(
-        False, title="Allow 3 players (two cards each) and 7–8 players")
+        False, title=N_("Allow 3 players (two cards each) and 7–8 players"))
 
 
 OPTIONS = Options().model_dump()  # the defaults
@@ -134,7 +135,7 @@ class Claim(Action):
     positions: Annotated[list[Position], Field(max_length=2),
                          Say("Give the positions of your cards as numbers.")] | None = None
     by = "seat"
-    not_yours = "Only a player at the table can say where their card is."
+    not_yours = N_("Only a player at the table can say where their card is.")
     secret = True
 
 
@@ -144,7 +145,7 @@ class Vote(Action):
     type: Literal["vote"]
     position: Position
     by = "seat"
-    not_yours = "Only a player at the table can vote."
+    not_yours = N_("Only a player at the table can vote.")
     secret = True
 
 
@@ -153,7 +154,7 @@ class NextRound(Action):
 
     type: Literal["next_round"]
     by = "host"
-    not_yours = "Only the host can start the next round."
+    not_yours = N_("Only the host can start the next round.")
 
 
 class SetStoryteller(Action):
@@ -162,7 +163,7 @@ class SetStoryteller(Action):
     type: Literal["set_storyteller"]
     seat: Annotated[int, Field(strict=True, ge=0), Say("Nobody sits in that seat.")]
     by = "host"
-    not_yours = "Only the host can choose the storyteller."
+    not_yours = N_("Only the host can choose the storyteller.")
 
 
 @dataclass(frozen=True)
@@ -649,7 +650,7 @@ class SheetOptions(Declared):
     """A score sheet's options (it takes 3 to 8 players as they come)."""
 
     end_at_30: Annotated[Bool, Say("Ending at 30 points is either on or off.")] = Field(
-        False, title="Also end when someone reaches 30 points")
+        False, title=N_("Also end when someone reaches 30 points"))
     bonus: BonusRule = Options.model_fields["bonus"].default
     bonus_cap: BonusCap = None
 

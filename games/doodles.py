@@ -307,14 +307,6 @@ class Round:
 
 
 @dataclass(frozen=True)
-class RoundResult:
-    """A round played to its last reveal, and its score."""
-
-    round: Round
-    score: Score
-
-
-@dataclass(frozen=True)
 class State:
     """A whole game of Doodles: players, options, the round in play and the rounds done."""
 
@@ -323,7 +315,7 @@ class State:
     seed: int
     phase: Phase
     current: Round
-    history: tuple[RoundResult, ...] = ()
+    history: tuple[Round, ...] = ()  # the rounds played to their last reveal
     deadline: float | None = None
     paused_remaining: float | None = None
 
@@ -589,15 +581,17 @@ def _by_name(players: Sequence[Player], rnd: Round) -> tuple[dict[str, int], dic
     return subjects, votes
 
 
-def _round_score(players: Sequence[Player], rnd: Round) -> Score:
-    """The round so far: the doodles revealed are scored."""
+@lru_cache(maxsize=4096)
+def _round_score(players: tuple[Player, ...], rnd: Round) -> Score:
+    """The round so far: the doodles revealed are scored (a pure function of what was played, so
+    the state keeps only that, and a view or a replay scores each round once)."""
     subjects, votes = _by_name(players, rnd)
     names = [p.name for p in players]
     return _score_doodles(names, subjects, votes, names[:rnd.revealed])
 
 
 def _scores(state: State) -> list[Score]:
-    return [result.score for result in state.history] + [_round_score(state.players, state.current)]
+    return [_round_score(state.players, rnd) for rnd in (*state.history, state.current)]
 
 
 def _standings(state: State) -> Standings:
@@ -747,8 +741,7 @@ def _next_round(state: State, actor: Any, action: NextRound, now: float) -> Stat
         require(target == number + 1, "The next round is round %(number)s.", number=number + 1)
     require(state.phase is not Phase.OVER, "The game is over.")
     require(state.phase is Phase.SCORES, "Finish revealing this round's doodles first.")
-    done = RoundResult(round=state.current, score=_round_score(state.players, state.current))
-    return evolve(state, phase=Phase.SUBJECT, history=state.history + (done,),
+    return evolve(state, phase=Phase.SUBJECT, history=state.history + (state.current,),
                   current=_new_round(state.players, state.seed, state.options, number + 1),
                   deadline=None, paused_remaining=None)
 
@@ -801,23 +794,26 @@ def _word(rnd: Round, subject: int) -> str | None:
     return rnd.subject_card[subject - 1] if rnd.subject_card else None
 
 
-def _entries(players: Sequence[Player], rnd: Round, score: Score) -> list[dict]:
-    """The doodles revealed so far, each with its votes, its points and why (from ``score``)."""
+def _entries(players: Sequence[Player], rnd: Round, score: Score, reasons: bool) -> list[dict]:
+    """The doodles revealed so far, each with its votes and its points (from ``score``), and, with
+    ``reasons``, why (the reveal in play explains itself; the history keeps the points)."""
+    tokens = dict(rnd.subject_tokens)
+    cast = {(voter, artist): number for voter, artist, number in rnd.votes}
+    why: dict[str, list[Reason]] = {p.name: [] for p in players}  # by artist
+    for reason in score.reasons:
+        why[reason.detail["artist"] if reason.rule in VOTER_RULES else reason.who].append(reason)
     entries = []
     for artist in players[:rnd.revealed]:
-        subject = rnd.token(artist.seat)
-        mine = [r for r in score.reasons
-                if r.rule in VOTER_RULES and r.detail["artist"] == artist.name
-                or r.rule in ARTIST_RULES and r.who == artist.name]
+        subject = tokens[artist.seat]
+        mine = why[artist.name]
         voter_points = {r.who: r.points for r in mine if r.rule in VOTER_RULES}
         votes = []
         for voter in players:
-            if voter.seat == artist.seat:
-                continue
-            vote = rnd.vote(voter.seat, artist.seat)
-            votes.append({"voter": voter.seat, "name": voter.name, "subject": vote, "right": vote == subject,
-                          "points": voter_points[voter.name]})
-        entries.append({
+            if voter.seat != artist.seat:
+                vote = cast[(voter.seat, artist.seat)]
+                votes.append({"voter": voter.seat, "name": voter.name, "subject": vote, "right": vote == subject,
+                              "points": voter_points[voter.name]})
+        entry = {
             "artist": artist.seat,
             "name": artist.name,
             "subject": subject,
@@ -825,8 +821,10 @@ def _entries(players: Sequence[Player], rnd: Round, score: Score) -> list[dict]:
             "votes": votes,
             "guessed": score.facts["guessed"][artist.name],
             "artist_points": sum(r.points for r in mine if r.rule in ARTIST_RULES),
-            "reasons": [r.as_json() for r in mine],
-        })
+        }
+        if reasons:
+            entry["reasons"] = [r.as_json() for r in mine]
+        entries.append(entry)
     return entries
 
 
@@ -868,15 +866,15 @@ def view(state: State, viewer: Any) -> dict:
                     if state.options.doodle_on_phone and done_doodling else None),
         "reveal": {
             "order": [p.seat for p in state.players],
-            "revealed": _entries(state.players, rnd, current),
+            "revealed": _entries(state.players, rnd, current, reasons=True),
             "next_artist": state.players[rnd.revealed].seat if phase is Phase.REVEAL and rnd.revealed < n else None,
         },
         "round_points": _points_list(state.players, current),
         "history": [
-            {"round": past.round.number, "subject_card": list(past.round.subject_card) or None,
-             "reveal": _entries(state.players, past.round, past.score),
-             "points": _points_list(state.players, past.score)}
-            for past in state.history
+            {"round": past.number, "subject_card": list(past.subject_card) or None,
+             "reveal": _entries(state.players, past, score, reasons=False),
+             "points": _points_list(state.players, score)}
+            for past, score in zip(state.history, scores)
         ],
         "standings": standing.as_json(),
     }
@@ -911,8 +909,8 @@ def lobby_view(players: Sequence[Player], options: Any) -> dict:
 
 
 def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]]:
-    """A sample of legal moves at time ``now``, for random play: the host's, a doodle or two per
-    seat, and per voter the three numbers for one artist (the first they have not voted for)."""
+    """A sample of legal moves at time ``now``, for random play: the host's, a doodle per seat,
+    and the votes of two voters at a time."""
     now = _clock(now)
     moves: list[tuple[int | str, dict]] = []
     rnd, phase = state.current, state.phase
@@ -931,13 +929,17 @@ def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]
                 for p in state.players:
                     moves.append((p.seat, {"type": "doodle", "doodle": f"M0 0 L{p.seat} {now:.0f}"}))
     if phase is Phase.VOTE or _time_up(state, now):
-        for voter in state.players:
-            others = [p.seat for p in state.players if p.seat != voter.seat]
-            missing = [a for a in others if rnd.vote(voter.seat, a) is None]
-            artist = (missing or others)[0]
-            for subject in SUBJECTS:
-                if rnd.vote(voter.seat, artist) != subject:
-                    moves.append((voter.seat, {"type": "vote", "artist": artist, "subject": subject}))
+        # Two voters at a time keep random play short: the first still voting may give any number
+        # to their next artist, the next one a vote of its own (so the secrecy check plays another
+        # seat's move against each of the first one's choices). Changed votes: the rules tests.
+        cast = {(voter, artist) for voter, artist, _ in rnd.votes}
+        pending = [next((a.seat for a in state.players if a.seat != v.seat and (v.seat, a.seat) not in cast), None)
+                   for v in state.players]
+        voters = [(v.seat, artist) for v, artist in zip(state.players, pending) if artist is not None]
+        for voter, artist in voters[:1]:
+            moves.extend((voter, {"type": "vote", "artist": artist, "subject": k}) for k in SUBJECTS)
+        for voter, artist in voters[1:2]:
+            moves.append((voter, {"type": "vote", "artist": artist, "subject": (voter + artist) % 3 + 1}))
     elif phase is Phase.REVEAL:
         # Naming the artist (and below, the round) makes a repeated tap harmless.
         moves.append((HOST, {"type": "reveal", "artist": state.players[rnd.revealed].seat}))

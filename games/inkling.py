@@ -84,7 +84,7 @@ from pydantic import BeforeValidator, Field, model_validator
 
 from games import content
 from games.base import (
-    HOST, LIMIT, TABLE, Action, Actions, Count, Declared, GameOptions, N_, Name, Player, Reason,
+    HOST, LIMIT, TABLE, Action, Actions, Declared, GameOptions, N_, Name, Player, Reason,
     RuleError, Say, Score, Seat, Standings, Table, TieBreak, envelope, evolve, is_number,
     moves_for, ranking, read_model, read_options, require, rng_for, seat_of, sum_points,
 )

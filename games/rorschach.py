@@ -163,7 +163,7 @@ class Pick(Action):
     type: Literal["pick"]
     number: MoveNumber = None
     by = "seat"
-    not_yours = "Only the players pick blots; the host screen cannot pick for them."
+    not_yours = N_("Only the players pick blots; the host screen cannot pick for them.")
     secret = True
 
 
@@ -173,7 +173,7 @@ class NextRound(Action):
     type: Literal["next_round"]
     round: Annotated[Int | None, Say("Say which round to start by its number.")] = None
     by = "host"
-    not_yours = "Only the host screen starts the next question, once the table has talked the reveal over."
+    not_yours = N_("Only the host screen starts the next question, once the table has talked the reveal over.")
 
 
 class RemoveBlot(Action):
@@ -182,7 +182,7 @@ class RemoveBlot(Action):
     type: Literal["remove_blot"]
     number: Annotated[Int | None, Say("Say which blot to remove by its number.")] = None
     by = "host"
-    not_yours = "Only the host screen removes a blot in speed rounds."
+    not_yours = N_("Only the host screen removes a blot in speed rounds.")
 
 
 class DiscardBlot(Action):
@@ -191,7 +191,7 @@ class DiscardBlot(Action):
     type: Literal["discard_blot"]
     number: Annotated[Int | None, Say("Say which blot to discard by its number.")] = None
     by = "host"
-    not_yours = "The host screen chooses the blot to discard, once the table agrees."
+    not_yours = N_("The host screen chooses the blot to discard, once the table agrees.")
 
 
 # --- the scoring rule, on plain data ------------------------------------------------------------
@@ -226,8 +226,8 @@ def check_players(players: Any) -> list[str]:
     """The players by name in seating order, or the RuleError that says what is wrong."""
     require(isinstance(players, (list, tuple)) and all(isinstance(p, str) and p.strip() for p in players),
             "List the players by name.")
-    require(MIN_PLAYERS <= len(players) <= MAX_PLAYERS, "%(game)s is played by %(least)s to %(most)s players.",
-            game=TITLE, least=MIN_PLAYERS, most=MAX_PLAYERS)
+    require(MIN_PLAYERS <= len(players) <= MAX_PLAYERS, "Rorschach is played by %(least)s to %(most)s players.",
+            least=MIN_PLAYERS, most=MAX_PLAYERS)
     for name in players:
         require(players.count(name) == 1, "Two players cannot both be called %(name)s.", name=name)
     return list(players)
@@ -264,8 +264,8 @@ def score_round(players: Sequence[str], choices: Mapping[str, Any],
         picked[name] = _blot_number(name, choices[name])
     blots = len(players) - 1
     require(len(set(picked.values())) <= blots,
-            "With %(count)s players there are only %(blots)s blots, so not everyone can have picked a different one.",
-            count=len(players), blots=blots)
+            "With %(players)s players there are only %(blots)s blots, so not everyone can have picked a different one.",
+            players=len(players), blots=blots)
     for name in players:
         require(1 <= picked[name] <= blots,
                 "There is no blot number %(number)s: with %(count)s players the blots are numbered 1 to %(blots)s.",
@@ -407,8 +407,8 @@ def setup(players: Sequence[Player], options: Any, seed: Any) -> State:
     """A new game: colours by seat, one blot fewer than players, the first question dealt."""
     opts = read_options(Options, options)
     players = tuple(players)
-    require(MIN_PLAYERS <= len(players) <= MAX_PLAYERS, "%(game)s needs %(least)s to %(most)s players.",
-            game=TITLE, least=MIN_PLAYERS, most=MAX_PLAYERS)
+    require(MIN_PLAYERS <= len(players) <= MAX_PLAYERS, "Rorschach needs %(least)s to %(most)s players.",
+            least=MIN_PLAYERS, most=MAX_PLAYERS)
     require(len({p.seat for p in players}) == len(players), "Each player needs a seat of their own.")
     # The reveal and the scoring speak in names, so names must tell players apart.
     require(len({p.name for p in players}) == len(players), "Two players can't have the same name.")
@@ -512,8 +512,8 @@ def _next_round(state: State, actor: Any, action: NextRound, now: float) -> Stat
     if state.phase == PICKING:
         if wanted is None or wanted == state.round:
             return state  # this round has already started
-        raise RuleError("Round %(round)s is still being played.", round=state.round)
-    require(wanted is None or wanted == state.round + 1, "The next round is round %(round)s.", round=state.round + 1)
+        raise RuleError("Round %(number)s is still being played.", number=state.round)
+    require(wanted is None or wanted == state.round + 1, "The next round is round %(number)s.", number=state.round + 1)
     options = state.options
     require(not (options.rotating_blots == "host" and state.discard is None),
             "Choose the blot to discard first: with rotating blots one blot is replaced after every round.")
@@ -544,8 +544,8 @@ def _remove_blot(state: State, actor: Any, action: RemoveBlot, now: float) -> St
         return state
     require(state.phase != OVER, "The game is over.")
     require(state.phase == REVEAL and state.speed_offer,
-            "A blot can only be removed after %(rounds)s rounds in a row without a token.",
-            rounds=state.options.speed_after)
+            "A blot can only be removed after %(count)s rounds in a row without a token.",
+            count=state.options.speed_after)
     if number is not None:
         require(number in _numbers(state), "There is no blot number %(number)s on the table.", number=number)
         require(number != state.discard, "Blot %(number)s is already being replaced; remove another one.",
@@ -577,8 +577,8 @@ def apply(state: State, actor: Any, action: Any, now: float = 0.0) -> State:
     """The state after ``actor`` makes ``action``, or a RuleError (state unchanged) saying why not."""
     # Rorschach's own words for a move that names no type, or a type it does not know.
     require(isinstance(action, Mapping) and isinstance(action.get("type"), str), "An action needs a type.")
-    require(action["type"] in ACTIONS.models, '%(game)s has no action called "%(move)s".',
-            game=TITLE, move=action["type"][:40])
+    require(action["type"] in ACTIONS.models, "Rorschach has no action called %(kind)s.",
+            kind=repr(action["type"][:40]))
     return ACTIONS.dispatch(state, actor, action, now)
 
 

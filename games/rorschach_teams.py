@@ -340,13 +340,18 @@ class Options(GameOptions):
 OPTIONS = Options().model_dump()  # the defaults
 
 
+# Every move but the matching is made by the host or a seat ("anyone"): which seats may make it
+# depends on the round's roles, so the handler refuses the others, naming the team that may. A
+# field a move needs defaults to None, so that leaving it out gets the field's own sentence (from
+# the handler) like any other unusable value.
+
+
 class ChooseTestSubject(Action):
     """Another member of the test team is this round's test subject (until the matching is placed)."""
 
     type: Literal["choose_test_subject"]
     seat: Annotated[SeatNumber | None, Say("Choose the test subject by their seat.")] = None
     by = "anyone"  # the host, or a member of the test team (checked against the round)
-    not_yours = "Only the host or the test team chooses the test subject."
 
 
 class Hide(Action):
@@ -355,7 +360,6 @@ class Hide(Action):
     type: Literal["hide"]
     image: Annotated[ImageSlot | None, Say("Name an image by its number, 1 to 4.")] = None
     by = "anyone"  # the host, or a member of the control team
-    not_yours = "Only the host or the control team hides an image."
 
 
 class Match(Action):
@@ -376,7 +380,6 @@ class Guess(Action):
     image: Annotated[ImageSlot | None, Say("Name an image by its number, 1 to 4.")] = None
     word: Annotated[WordText | None, Say("Name a word by its letter, A, B or C.")] = None
     by = "anyone"  # the host, or the test team but its test subject
-    not_yours = "Only the host or the test team, but not its test subject, guesses."
 
 
 class ControlGuess(Action):
@@ -385,7 +388,6 @@ class ControlGuess(Action):
     type: Literal["control_guess"]
     word: Annotated[WordText | None, Say("Name a word by its letter, A, B or C.")] = None
     by = "anyone"  # the host, or a member of the control team
-    not_yours = "Only the host or the control team answers the test team's guess."
 
 
 class NextRound(Action):
@@ -394,7 +396,6 @@ class NextRound(Action):
     type: Literal["next_round"]
     round: Annotated[int | None, Field(strict=True, ge=1, le=LIMIT), Say("Say which round to start by its number.")] = None
     by = "anyone"
-    not_yours = "Only a player at the table or the host starts the next round."
 
 
 # --- state --------------------------------------------------------------------------------------

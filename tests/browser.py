@@ -54,3 +54,14 @@ def open_table(browser, server, title, names):
         phones[name] = phone
     host.wait_for_selector(f".seats li >> text={names[-1]}")
     return host, phones
+
+
+def wait_for_saved(page, selector):
+    """Until the server's answer to an options form is on ``page``: the ``<option>`` or checkbox
+    ``selector`` is selected (checked) in the HTML of a fragment the server rendered, not only by
+    the click. An options form is sent when it changes, and the room's new version swaps the live
+    region in; a second change made before that could be swapped away under the click."""
+    page.wait_for_function(
+        """selector => { const el = document.querySelector(selector);
+             return !!el && (el.tagName === "OPTION" ? el.defaultSelected : el.defaultChecked); }""",
+        arg=selector)

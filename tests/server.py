@@ -1,7 +1,9 @@
-"""Start the real server (the ``companion`` console script, so gunicorn) on loopback for a test."""
+"""Start the real server (the ``companion`` console script, so gunicorn) on loopback for a test,
+and wait for things to happen without sleeping a fixed time (:func:`wait_until`)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -10,6 +12,27 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
+
+
+def wait_until(condition: Callable[[], T], timeout: float = 30.0, what: str | Callable[[], str] = "the condition",
+               interval: float = 0.01) -> T:
+    """Call ``condition`` until it returns something true, and return that; fail the test when it
+    is still false after ``timeout`` seconds.
+
+    The timeout is the deadline of something that must happen, not a speed assertion: keep it
+    generous (the test machine may be loaded), since a passing test never waits it out. ``what``
+    (or a function giving it, called only on failure) says what was awaited."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"still waiting after {timeout:g} s for {what() if callable(what) else what}")
+        time.sleep(interval)
 
 
 def free_port() -> int:
@@ -19,7 +42,10 @@ def free_port() -> int:
 
 
 class Server:
-    """One ``companion`` process on 127.0.0.1, with its own instance folder."""
+    """One ``companion`` process on 127.0.0.1, with its own instance folder.
+
+    Its log is at debug level unless ``env`` says otherwise: gunicorn then logs every request
+    (``GET /path``) as it reads it, before the app sees it, which :meth:`received` counts."""
 
     def __init__(self, instance: Path, port: int | None = None, workers: int = 2,
                  env: dict[str, str] | None = None):
@@ -38,19 +64,36 @@ class Server:
         self.instance.mkdir(parents=True, exist_ok=True)
         env = {k: v for k, v in os.environ.items()
                if not k.startswith("COMPANION_") and k != "DATABASE_URL"}
+        env["COMPANION_LOG_LEVEL"] = "DEBUG"
         env.update(self.env)
         with open(self.log, "ab") as log:
             self.process = self._spawn(log, env)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError("the server stopped:\n" + self.log.read_text())
-            try:
-                urllib.request.urlopen(self.url + "/", timeout=1).read()
-                return self
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not answer within 20 s:\n" + self.log.read_text())
+        wait_until(self.ready, timeout=60,
+                   what=lambda: "the server's readiness probe (/readyz):\n" + self.log.read_text())
+        return self
+
+    def ready(self) -> bool:
+        """Whether the server's readiness probe answers 200 (it can serve: its database answers)."""
+        if self.process is None or self.process.poll() is not None:
+            raise RuntimeError("the server stopped:\n" + self.log.read_text())
+        try:
+            with urllib.request.urlopen(self.url + "/readyz", timeout=5) as answer:
+                return answer.status == 200
+        except OSError:  # not listening yet, or 503 while the database does not answer
+            return False
+
+    def received(self, request_line: str) -> int:
+        """How many requests ``request_line`` (``"GET /api/v1/rooms/ABCD"``: method and path, no
+        query) the server has read so far, from gunicorn's debug line for each."""
+        count = 0
+        for line in self.log.read_text(errors="replace").splitlines():
+            if line.startswith("{") and request_line in line:
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue  # a line being written right now
+                count += record.get("logger") == "gunicorn.error" and record.get("msg") == request_line
+        return count
 
     def _spawn(self, log, env) -> subprocess.Popen:
         return subprocess.Popen(

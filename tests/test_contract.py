@@ -29,7 +29,8 @@ from games.base import ENVELOPE, HOST, TABLE, Engine, Player, RuleError, read_op
 MAX_STEPS = 4000
 # While the engines move to the contract, the ones that follow it (TODO: all, then drop this).
 CONTRACT = sorted(name for name, engine in GAMES.items() if hasattr(engine, "Options"))
-NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon"]
+NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lou", "Max", "Ned", "Oda",
+         "Pia"]
 
 
 def option_values(engine: Engine) -> Iterator[tuple[str, Any]]:

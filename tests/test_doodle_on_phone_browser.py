@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import HOST, Shots, open_table
+from tests.browser import HOST, Shots, open_table, wait_for_saved
 
 pytestmark = pytest.mark.browser
 NAMES = ("Ann", "Ben", "Cat")
@@ -75,18 +75,18 @@ class Pen:
 
 def wait_for_update(page, seen):
     """Until the page's live region has been swapped at least once more than ``seen`` times."""
-    page.wait_for_function(f"window.__updates > {seen}", timeout=10000)
+    page.wait_for_function("seen => window.__updates > seen", arg=seen)
 
 
 def test_three_phones_doodle_at_once_and_the_host_shows_every_stroke(server, browser):
     shot = Shots()
     host, phones = open_table(browser, server, "Doodles", NAMES)
     host.select_option("#d-timer", "120")
-    host.wait_for_function("document.querySelector('#d-timer').value === '120'")
-    host.wait_for_timeout(300)
+    host.wait_for_function("() => document.querySelector('#d-timer').value === '120'")
+    wait_for_saved(host, "#d-timer option[value='120']")
     host.check("input[name=doodle_on_phone]")
-    host.wait_for_timeout(500)
-    host.wait_for_function("document.querySelector('input[name=doodle_on_phone]').checked")
+    wait_for_saved(host, "input[name=doodle_on_phone]")
+    host.wait_for_function("() => document.querySelector('input[name=doodle_on_phone]').checked")
     host.get_by_role("button", name="Start the game").click()
     host.wait_for_selector(".dd-card")
     host.wait_for_selector("text=doodling on the phones")
@@ -130,7 +130,7 @@ def test_three_phones_doodle_at_once_and_the_host_shows_every_stroke(server, bro
     inked, seen = {}, {}
     for name, phone in phones.items():
         # Every stroke acknowledged by the server, and the drawing on the canvas.
-        phone.wait_for_selector("[data-canvas]:not([data-pending])", timeout=10000)
+        phone.wait_for_selector("[data-canvas]:not([data-pending])")
         seen[name] = phone.evaluate("window.__updates")
         inked[name] = phone.evaluate(INKED)
         assert inked[name] > 2000, name
@@ -138,7 +138,7 @@ def test_three_phones_doodle_at_once_and_the_host_shows_every_stroke(server, bro
     for name, phone in phones.items():
         wait_for_update(phone, seen[name])
         assert phone.evaluate(INKED) >= inked[name], name  # still shown after the swap
-    ann.wait_for_selector("[data-canvas]:not([data-pending])", timeout=10000)
+    ann.wait_for_selector("[data-canvas]:not([data-pending])")
     shot(ann, "doodle-on-phone-1-phone-drawing")
     shot(phones["Cat"], "doodle-on-phone-2-phone-touch-drawing")
 
@@ -172,12 +172,11 @@ def test_three_phones_doodle_at_once_and_the_host_shows_every_stroke(server, bro
         host.wait_for_selector(f".dd-artist:not(.pending):has-text('{artist} drew')")
     host.get_by_role("button", name="Next round (2 of 8) →").click()
     host.get_by_role("button", name="Start the hourglass").click()
-    ann.wait_for_selector("[data-canvas] canvas")
-    ann.wait_for_timeout(300)
+    ann.wait_for_selector("[data-canvas][data-round='2'] canvas")  # painted as it is swapped in
     assert ann.evaluate(INKED) == 0
     pens["Ann"].strokes = 0
     pens["Ann"].line([(30, 30), (60, 60)])
-    ann.wait_for_selector("[data-canvas]:not([data-pending])", timeout=10000)
+    ann.wait_for_selector("[data-canvas]:not([data-pending])")
     host.get_by_role("button", name="Everyone is done: pencils down").click()
     host.wait_for_selector(".dd-gallery .dd-doodle >> nth=2")
     d = host.locator(".dd-gallery .dd-doodle").nth(0).locator("svg path").get_attribute("d")

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.browser import Shots, open_table
+from tests.browser import Shots, open_table, wait_for_saved
 
 pytestmark = pytest.mark.browser
 NAMES = ("Ann", "Ben", "Cat")
@@ -20,8 +20,8 @@ def test_a_host_and_three_phones_play_a_doodles_round_to_the_reveal(server, brow
     shot = Shots()
     host, phones = open_table(browser, server, "Doodles", NAMES)
     host.select_option("#d-timer", "10")
-    host.wait_for_function("document.querySelector('#d-timer').value === '10'")
-    host.wait_for_timeout(300)
+    host.wait_for_function("() => document.querySelector('#d-timer').value === '10'")
+    wait_for_saved(host, "#d-timer option[value='10']")
     shot(host, "doodles-host-1-lobby")
     host.get_by_role("button", name="Start the game").click()
     host.wait_for_selector(".dd-card")
@@ -41,13 +41,14 @@ def test_a_host_and_three_phones_play_a_doodles_round_to_the_reveal(server, brow
     host.get_by_role("button", name="Start the hourglass").click()
     host.wait_for_selector("[data-hourglass][data-phase=doodle]")
     phones["Ben"].wait_for_selector("[data-hourglass][data-phase=doodle]")
-    host.wait_for_timeout(1500)
-    counts = [int(p.inner_text("[data-countdown]")) for p in (host, phones["Ben"])]
-    assert 6 <= counts[0] <= 9 and abs(counts[0] - counts[1]) <= 1  # one deadline for every screen
+    deadlines = [p.get_attribute("[data-hourglass]", "data-deadline") for p in (host, phones["Ben"])]
+    assert deadlines[0] and deadlines[0] == deadlines[1]  # one deadline for every screen
+    for p in (host, phones["Ben"]):  # and every screen counts down to it
+        p.wait_for_function("() => +document.querySelector('[data-countdown]').textContent < 10")
     shot(host, "doodles-host-3-hourglass")
     shot(phones["Ben"], "doodles-phone-2-hourglass")
     # At zero the host calls pencils down by itself; every screen says so.
-    host.wait_for_selector("text=Vote on your phones", timeout=15000)
+    host.wait_for_selector("text=Vote on your phones", timeout=60000)
     for phone in phones.values():
         phone.wait_for_selector(".dd-ballot")
         assert "Pencils down!" in phone.inner_text("[data-hourglass]")
@@ -82,8 +83,8 @@ def test_a_host_and_three_phones_play_inkling_rounds_of_guessing(server, browser
     shot = Shots()
     host, phones = open_table(browser, server, "Inkling", NAMES)
     host.select_option("#i-ink", "virtual")
-    host.wait_for_timeout(500)
-    host.wait_for_function("document.querySelector('#i-ink').value === 'virtual'")
+    wait_for_saved(host, "#i-ink option[value='virtual']")
+    host.wait_for_function("() => document.querySelector('#i-ink').value === 'virtual'")
     shot(host, "inkling-host-1-lobby")
     host.get_by_role("button", name="Start the game").click()
     host.wait_for_selector("text=Lay out your ink cards")
@@ -95,7 +96,7 @@ def test_a_host_and_three_phones_play_inkling_rounds_of_guessing(server, browser
         assert phone.locator(".ik-hand .ink").count() == 8
     phones["Ann"].locator(".ik-hand .ink").nth(0).click()
     phones["Ann"].locator(".ik-hand .ink").nth(1).click()
-    host.wait_for_function("document.querySelectorAll('.ik-layout .ink').length === 2")
+    host.wait_for_function("() => document.querySelectorAll('.ik-layout .ink').length === 2")
     shot(phones["Ann"], "inkling-phone-1-arrange")
     for phone in phones.values():
         phone.get_by_role("button", name="Done arranging").click()

@@ -746,7 +746,7 @@ def test_random_legal_play_reaches_the_end_with_consistent_scores(seed, n, physi
     # The live totals are the score_round totals of every round, recomputed from plain data.
     names = [p.name for p in state.players]
     expected = {name: 0 for name in names}
-    for rnd in (*(past.round for past in state.history), state.current):
+    for rnd in (*state.history, state.current):
         subjects = {p.name: rnd.token(p.seat) for p in state.players}
         votes = {v.name: {a.name: rnd.vote(v.seat, a.seat) for a in state.players if a != v} for v in state.players}
         for name, points in doodles.score_round(names, subjects, votes).points.items():

@@ -85,20 +85,6 @@ def test_italian_and_english_plurals(app):
             assert ngettext("%(num)d point", "%(num)d points", 2) == "2 points"
 
 
-def test_engine_sentences_are_translated_at_the_boundary(app):
-    with app.test_request_context("/"), force_locale("pl"):
-        assert rule_sentence("You can't vote for your own card.") == "Nie możesz głosować na własną kartę."
-        assert rule_sentence("Someone else has already claimed position 3.") == \
-            "Ktoś inny już wskazał miejsce 3."
-        assert rule_sentence("A sentence nobody translated.") == "A sentence nobody translated."
-        # A pattern may write out one of the engine's values: the team's colour word.
-        assert rule_sentence("The black team needs at least 2 players.") == \
-            "Drużyna czarnych potrzebuje co najmniej 2 graczy."
-        assert rule_sentence("Ann's clue card has no word “lamp”.") == \
-            "Na karcie ze słowami gracza Ann nie ma słowa „lamp”."
-        assert rule_sentence("Rorschach (2008) needs 3 to 8 players.") == "Rorschach (2008) wymaga od 3 do 8 graczy."
-
-
 def test_the_home_page_follows_the_browser_language(client):
     assert "Otwórz stół: Dixit" in client.get("/", headers={"Accept-Language": "pl,en;q=0.5"}).text
     assert "Apri un tavolo di Dixit" in client.get("/", headers={"Accept-Language": "it-IT"}).text
@@ -220,14 +206,6 @@ def test_an_engine_error_of_doodles_comes_back_translated(table, app):
     assert refused["error"] == "Nie możesz głosować na własny rysunek."
 
 
-def test_formatted_engine_sentences_of_the_new_games(app):
-    with app.test_request_context("/"), force_locale("it"):
-        assert rule_sentence("There is no blot number 9 on the table.") == \
-            "Sul tavolo non c'è la macchia numero 9."
-        assert rule_sentence("You have used all 7 guesses for Ben.") == \
-            "Hai usato tutti i 7 tentativi per Ben."
-
-
 def _rt_pages(app, t, names):
     return {"host": _host_page(app, t), **{n: _phone_page(app, t, n) for n in names}}
 
@@ -316,63 +294,71 @@ def test_the_language_switch_only_returns_to_this_site(client, target):
     assert response.status_code == 303 and response.headers["Location"] == "/"
 
 
-def _engine_sentences():
-    """Every sentence the rules engines and the lobby refuse with, as (where, text) with ``{}`` where
-    the engine puts a value: the second argument of ``require`` and the argument of ``RuleError``,
-    and what is handed to a helper's ``sentence`` parameter; both branches of a conditional
-    sentence, the parts of one put together with ``+``."""
+MSGID_CALLS = {"require": 1, "RuleError": 0, "Say": 0, "N_": 0}
+
+
+def _sentences_in_code():
+    """Every sentence the engines and the companion give as data, as (where, node): the message id
+    of ``require``, ``RuleError``, ``Say`` and ``N_``, a move's ``not_yours``, and a declared field's
+    ``title`` and choice ``labels`` (what the pages show of an option)."""
     import ast
 
-    def texts(node):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            return [node.value]
-        if isinstance(node, ast.JoinedStr):
-            return ["".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)]
-        if isinstance(node, ast.IfExp):
-            return texts(node.body) + texts(node.orelse)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            return [a + b for a in texts(node.left) for b in texts(node.right)]
-        return []  # a name: a helper's parameter, whose callers' sentences are read below
-
     found = []
-    for path in sorted((ROOT / "games").glob("*.py")) + [ROOT / "companion" / "rooms" / "room.py"]:
+    paths = sorted((ROOT / "games").glob("*.py")) + sorted((ROOT / "companion").rglob("*.py"))
+    for path in paths:
         tree = ast.parse(path.read_text())
-        # where each function takes its sentence: require(condition, sentence), and helpers like it
-        takes = {"require": 1}
+        where = lambda node: f"{path.relative_to(ROOT)}:{node.lineno}"  # noqa: E731
         for node in ast.walk(tree):
-            if isinstance(node, ast.FunctionDef):
-                names = [a.arg for a in node.args.args]
-                if "sentence" in names:
-                    takes[node.name] = names.index("sentence")
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call):
-                continue
-            name = getattr(node.func, "id", getattr(node.func, "attr", None))
-            if name in takes and len(node.args) > takes[name]:
-                sentence = node.args[takes[name]]
-            elif name == "RuleError" and node.args:
-                sentence = node.args[0]
-            else:
-                continue
-            found += [(f"{path.name}:{node.lineno}", text) for text in texts(sentence)]
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", getattr(node.func, "attr", None))
+                if name in MSGID_CALLS and len(node.args) > MSGID_CALLS[name]:
+                    found.append((where(node), node.args[MSGID_CALLS[name]]))
+                if name == "Field":
+                    for keyword in node.keywords:
+                        if keyword.arg == "title":
+                            found.append((where(node), keyword.value))
+                        if keyword.arg == "json_schema_extra" and isinstance(keyword.value, ast.Dict):
+                            for key, value in zip(keyword.value.keys, keyword.value.values):
+                                if isinstance(key, ast.Constant) and key.value == "labels" and isinstance(value, ast.Dict):
+                                    found += [(where(node), v) for v in value.values]
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "not_yours" for t in node.targets):
+                found.append((where(node), node.value))
     return found
 
 
-def test_every_sentence_an_engine_refuses_with_is_translated_or_left_in_english_for_a_reason():
-    from companion.web.rule_sentences import LEFT_IN_ENGLISH, PATTERNS, SENTENCES
+def _literal(node):
+    """The text of a literal sentence (also inside ``N_("...")``), else None."""
+    import ast
 
-    shapes = [re.sub(r"%\(\w+\)[sd]", "{}", msgid) for msgid in PATTERNS]
+    if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "N_" and node.args:
+        node = node.args[0]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
 
-    def translated(text):
-        """Listed as it is, or a pattern says it, maybe with some of its values written out
-        ("The black team needs at least %(count)s players." says "The {} team needs at least {} players.")."""
-        said = re.compile(re.escape(text).replace(r"\{\}", ".+"))
-        return text in SENTENCES or any(said.fullmatch(shape) for shape in shapes)
 
-    sentences = _engine_sentences()
+def test_every_sentence_is_a_literal_babel_extracts(extracted):
+    """No sentence is built at run time (an f-string, a concatenation), and every one is in the
+    catalogue's template: a refusal, an option's title, a label or a move's refusal for others."""
+    import ast
+
+    sentences = _sentences_in_code()
     assert len(sentences) > 300  # the walk found the engines' sentences
-    untranslated = sorted({text for _, text in sentences
-                           if not translated(text) and text not in LEFT_IN_ENGLISH})
-    assert untranslated == [], "add them to companion/web/rule_sentences.py and translate them"
-    stale = set(LEFT_IN_ENGLISH) - {text for _, text in sentences}
-    assert stale == set(), "no engine says these any more"
+    built = [where for where, node in sentences
+             if isinstance(node, (ast.JoinedStr, ast.BinOp)) or (isinstance(node, ast.Call) and _literal(node) is None)]
+    assert built == [], "a sentence must be one literal with %(name)s placeholders"
+    ids = _ids(extracted)
+    missing = sorted({(where, _literal(node)) for where, node in sentences
+                      if _literal(node) is not None and _literal(node) not in ids})
+    assert missing == [], "wrap these in N_() so that Babel extracts them"
+
+
+def test_a_refusal_is_said_in_the_requests_language_with_its_values(app):
+    with app.test_request_context("/"), force_locale("pl"):
+        assert say(RuleError("You can't vote for your own card.")) == "Nie możesz głosować na własną kartę."
+        assert say(RuleError("A sentence nobody translated.")) == "A sentence nobody translated."
+        assert say(RuleError("Dixit needs %(least)s to %(most)s players.", least=4, most=6)).startswith("Dixit")
+    with app.test_request_context("/"), force_locale("it"):
+        refused = RuleError("There is no position %(position)s: the cards are numbered 1 to %(count)s from the left.",
+                            position=9, count=4)
+        assert "9" in say(refused) and "4" in say(refused) and say(refused) != str(refused)

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import content, inkling
-from games.base import HOST, TABLE, Player, RuleError
+from games.base import HOST, TABLE, Player, RuleError, Table, normalize_options, read_model
 
 NAMES = ["Kierri", "Pete", "Andrea", "Dom", "Eli", "Fen"]
 # Seat numbers deliberately differ from the seating order, to catch seat/index mix-ups.
@@ -40,7 +40,7 @@ def game(n: int = 3, seed: int = 1, clue_cards=None, **options) -> inkling.State
     """A new game; ``clue_cards`` fixes the secret clue cards (by seating order) for the test."""
     state = inkling.setup(players(n), options, seed)
     if clue_cards is not None:
-        state = replace(state, clue_cards=tuple(tuple(card.items()) for card in clue_cards))
+        state = replace(state, clue_card_of={p.seat: tuple(card.items()) for p, card in zip(state.players, clue_cards)})
     return state
 
 
@@ -92,6 +92,22 @@ def sheet(state, name, side):
     return inkling.view(state, seat(name))["you"]["sheet"][side]
 
 
+def result(players, score):
+    """A scored game in the words the scoring answered before the engine contract: guessing and
+    ink per neighbour, totals and winners (the standings' now)."""
+    standing = inkling.standings(Table(players=tuple(players), options=None), [score])
+    return {"guessing": score.facts["guessing"], "ink": score.facts["ink"], "totals": dict(standing.totals),
+            "winners": list(standing.winners)}
+
+
+def score_game(players, *args, **kwargs):
+    return result(players, inkling.score_game(players, *args, **kwargs))
+
+
+def score_from_guessing(players, *args, **kwargs):
+    return result(players, inkling.score_from_guessing(players, *args, **kwargs))
+
+
 # --- the rulebook's scoring example -------------------------------------------------------------
 
 KIERRI_GUESSES = {
@@ -103,7 +119,7 @@ KIERRI_GUESSES = {
 
 def test_kierri_scores_twenty_two_points_as_in_the_rulebook_example():
     """Rulebook, "Scoring Example": 4 for Pete + 6 for Andrea + ink 7 + ink 5 = 22, and she wins."""
-    result = inkling.score_game(
+    result = score_game(
         ["Kierri", "Pete", "Andrea"],
         {"Kierri": KIERRI, "Pete": PETE, "Andrea": ANDREA},
         KIERRI_GUESSES,
@@ -144,7 +160,7 @@ def test_kierri_scores_twenty_two_points_in_a_game_played_through_the_engine():
         ("Andrea", 6, 5),
     ]
     assert kierri["total"] == 22
-    assert view["leaders"] == ["Kierri"] and "winners" not in view
+    assert view["leaders"] == ["Kierri"] and view["winners"] == []
     state = act(state, HOST, type="confirm_scores")
     final = inkling.view(state, TABLE)
     assert final["winners"] == ["Kierri"] and final["scores_final"]
@@ -255,7 +271,7 @@ def test_near_misses_are_only_accepted_in_the_review():
 
 
 def test_the_scoring_api_takes_accepted_near_misses_too():
-    result = inkling.score_game(
+    result = score_game(
         ["Kierri", "Pete", "Andrea"],
         {"Kierri": KIERRI, "Pete": PETE, "Andrea": ANDREA},
         {"Kierri": {"Pete": ["atention"]}},
@@ -278,7 +294,7 @@ def test_a_player_guesses_only_the_words_of_their_two_neighbours():
 def test_at_most_seven_guesses_for_each_neighbour():
     state = to_guessing(game())
     state = guess(state, "Kierri", "Pete", *[f"word{k}" for k in range(7)])
-    assert sheet(state, "Kierri", "left")["counter"] == "7 of 7 used"
+    assert (sheet(state, "Kierri", "left")["used"], sheet(state, "Kierri", "left")["limit"]) == (7, 7)
     refused(state, seat("Kierri"), match="used all 7 guesses for Pete", type="guess", neighbour=seat("Pete"), word="eighth")
     refused(state, seat("Kierri"), match="only 7 guesses", type="guess", neighbour=seat("Pete"), word="eighth", slot=8)
     # The other neighbour has seven of their own.
@@ -288,7 +304,8 @@ def test_at_most_seven_guesses_for_each_neighbour():
 def test_the_guess_counter_reads_like_the_scoresheet():
     state = guess(to_guessing(game()), "Kierri", "Pete", "a", "b", "c", "d")
     left = sheet(state, "Kierri", "left")
-    assert (left["used"], left["limit"], left["counter"]) == (4, 7, "4 of 7 used")
+    # "4 of 7 used" is worded by the template from these (issue 17: no display sentence in the engine).
+    assert (left["used"], left["limit"]) == (4, 7) and "counter" not in left
     assert [line["word"] for line in left["lines"]] == ["a", "b", "c", "d", None, None, None]
 
 
@@ -362,9 +379,9 @@ def test_no_neighbour_ever_gets_more_than_seven_guesses(moves):
             state = act(state, g.seat, type="guess", neighbour=n.seat, word=f"{letter}{number}")
         except RuleError:
             pass
-        for i in range(3):
-            for s in (0, 1):
-                assert sum(1 for line in state.sheets[i][s] if line) <= inkling.GUESSES_PER_NEIGHBOUR
+        for columns in state.sheet_of.values():
+            for lines in columns.values():
+                assert sum(1 for line in lines if line) <= inkling.GUESSES_PER_NEIGHBOUR
 
 
 # --- rounds and drawing ink cards ---------------------------------------------------------------
@@ -412,7 +429,7 @@ def test_put_back_up_to_two_draw_as_many_and_then_three_more():
     state = everyone(to_guessing(game(ink_cards="virtual")), "finish_guessing")
     assert state.phase is inkling.Phase.DRAW
     kierri, pete, andrea = state.hands
-    top = state.deck[:10]
+    top = state.deck[:15]
     state = act(state, seat("Kierri"), type="put_back", cards=list(kierri[:2]))
     state = act(state, seat("Pete"), type="put_back", cards=[pete[0]])
     assert inkling.waiting_for(state) == {seat("Andrea")}
@@ -421,7 +438,11 @@ def test_put_back_up_to_two_draw_as_many_and_then_three_more():
     # Put back two, drew five; put back one, drew four; put back none, drew three.
     assert state.hands[0] == kierri[2:] + top[:5]
     assert state.hands[1] == pete[1:] + top[5:9]
-    assert state.hands[2] == andrea + top[9:10] + state.hands[2][9:]
+    # Issue 16 (reading 7 of the module): Andrea draws from her own five, top[10:15], whatever the
+    # others put back; drawing on from one pile gave her top[9:12] here, top[6:9] had they kept all.
+    assert state.hands[2] == andrea + top[10:13]
+    # The cards of the five not drawn go under the deck, then the cards put back.
+    assert state.deck[-6:-3] == (top[9], top[13], top[14])
     assert [len(h) for h in state.hands] == [11, 11, 11]
     # The cards put back went to the bottom of the deck.
     assert state.deck[-3:] == tuple(sorted(kierri[:2])) + (pete[0],)
@@ -508,7 +529,7 @@ def test_arranged_cards_return_to_the_hand_for_the_draw():
     hand = state.hands[0]
     state = act(state, seat("Kierri"), type="arrange", cards=[{"card": hand[0], "x": 5, "y": 5}])
     state = end_round(to_guessing(state))
-    assert state.arrangements[0] == ()
+    assert state.arrangement_of[seat("Kierri")] == ()
     assert hand[0] in state.hands[0]
 
 
@@ -543,13 +564,18 @@ def test_the_final_view_explains_the_tie_break():
     assert view["winners"] == ["Andrea"]
     assert view["tie_break"]["decided_by"] == "fewest_guesses"
     assert view["tie_break"]["tied"] == ["Pete", "Andrea"]
-    assert "Fewest guesses wins: Andrea" in view["tie_break"]["explanation"]
+    # The sentence is the template's now (issue 17: tie-break prose leaves the engine); the engine
+    # gives the tie-break as data.
+    assert "explanation" not in view["tie_break"]
+    assert view["tie_break"]["guesses"] == {"Pete": 2, "Andrea": 1} and view["tie_break"]["winners"] == ["Andrea"]
+    assert view["standings"]["tie_break"] == {"rule": "fewest_guesses", "figures": {"Pete": 2, "Andrea": 1},
+                                              "decided": True}
     scoresheets = {sheet["name"]: sheet["guesses_made"] for sheet in view["scoresheets"]}
     assert scoresheets == {"Kierri": 1, "Pete": 2, "Andrea": 1}
 
 
 def test_the_scoring_api_applies_the_tie_break():
-    result = inkling.score_game(
+    result = score_game(
         ["Kierri", "Pete", "Andrea"],
         {"Kierri": KIERRI, "Pete": PETE, "Andrea": ANDREA},
         {"Pete": {"Andrea": ["office", "wrong"]}, "Andrea": {"Pete": ["head"]}},
@@ -559,19 +585,19 @@ def test_the_scoring_api_applies_the_tie_break():
 
 
 def test_scores_entered_from_paper_give_the_same_result():
-    result = inkling.score_from_guessing(
+    result = score_from_guessing(
         ["Kierri", "Pete", "Andrea"],
         {"Kierri": {"Pete": 4, "Andrea": 6}, "Pete": {"Andrea": 1, "Kierri": 7}, "Andrea": {"Kierri": 5, "Pete": 1}},
     )
     assert result["totals"] == {"Kierri": 22, "Pete": 13, "Andrea": 13}
     assert result["ink"]["Kierri"] == {"Pete": 7, "Andrea": 5}
     assert result["winners"] == ["Kierri"]
-    tied = inkling.score_from_guessing(
+    tied = score_from_guessing(
         ["A", "B", "C"], {"A": {"B": 0, "C": 0}, "B": {"C": 1, "A": 0}, "C": {"A": 0, "B": 1}}, {"A": 3, "B": 4, "C": 2}
     )
     assert tied["winners"] == ["C"]
     with pytest.raises(RuleError, match="from 0 to 12"):
-        inkling.score_from_guessing(["A", "B", "C"], {"A": {"B": 13, "C": 0}, "B": {"C": 1, "A": 0}, "C": {"A": 0, "B": 1}})
+        score_from_guessing(["A", "B", "C"], {"A": {"B": 13, "C": 0}, "B": {"C": 1, "A": 0}, "C": {"A": 0, "B": 1}})
 
 
 @pytest.mark.parametrize(
@@ -588,16 +614,16 @@ def test_scores_entered_from_paper_give_the_same_result():
 )
 def test_an_end_of_game_that_cannot_have_happened_is_refused(clues, guesses, sentence):
     with pytest.raises(RuleError, match=sentence):
-        inkling.score_game(
+        score_game(
             ["Kierri", "Pete", "Andrea"], {"Kierri": KIERRI, "Pete": PETE, "Andrea": ANDREA, **clues}, guesses
         )
 
 
 def test_the_scoring_api_needs_three_to_six_distinct_names():
     with pytest.raises(RuleError, match="3 to 6"):
-        inkling.score_game(["A", "B"], {}, {})
+        score_game(["A", "B"], {}, {})
     with pytest.raises(RuleError, match="different name"):
-        inkling.score_game(["A", "A", "B"], {}, {})
+        score_game(["A", "A", "B"], {}, {})
 
 
 # --- secrecy ------------------------------------------------------------------------------------
@@ -643,7 +669,7 @@ def test_nobody_else_learns_a_hand_or_the_cards_put_back():
     a = game(4, ink_cards="virtual")
     # Swap one card of Kierri's hand with one deep in the deck, which nobody draws this game.
     kierri = a.hands[0]
-    b = replace(a, hands=((a.deck[-1],) + kierri[1:], *a.hands[1:]), deck=a.deck[:-1] + (kierri[0],))
+    b = replace(a, hand_of={**a.hand_of, seat("Kierri"): (a.deck[-1],) + kierri[1:]}, deck=a.deck[:-1] + (kierri[0],))
     assert inkling.view(a, seat("Kierri")) != inkling.view(b, seat("Kierri"))
     assert views_of_others(a, seat("Kierri")) == views_of_others(b, seat("Kierri"))
     a, b = (everyone(to_guessing(s), "finish_guessing") for s in (a, b))
@@ -656,7 +682,7 @@ def test_the_host_and_table_views_carry_no_clue_words_or_hands():
     state = guess(to_guessing(kierri_game(ink_cards="virtual")), "Kierri", "Pete", "attention")
     for viewer in (TABLE, HOST):
         text = json.dumps(inkling.view(state, viewer))
-        assert "you" not in inkling.view(state, viewer)
+        assert inkling.view(state, viewer)["you"] is None
         for word in (*KIERRI, *PETE, *ANDREA):
             assert word not in text
 
@@ -670,11 +696,11 @@ def test_the_host_and_table_views_carry_no_clue_words_or_hands():
 )
 def test_bad_options_are_refused_with_a_sentence(options, sentence):
     with pytest.raises(RuleError, match=sentence):
-        inkling.normalize_options(options)
+        normalize_options(inkling.Options, options)
 
 
 def test_options_have_defaults():
-    assert inkling.normalize_options(None) == {"ink_cards": "physical", "language": "en"}
+    assert normalize_options(inkling.Options, None) == {"ink_cards": "physical", "language": "en"}
     assert inkling.player_range({}) == (3, 6)
 
 
@@ -686,7 +712,7 @@ def test_inkling_takes_three_to_six_players(n):
 
 def test_unknown_actions_and_strangers_are_refused():
     state = game()
-    refused(state, seat("Kierri"), match="no action called", type="dance")
+    refused(state, seat("Kierri"), match="no move called", type="dance")
     refused(state, 99, match="not seated", type="finish_arranging")
     refused(state, TABLE, match="not seated", type="finish_arranging")
     refused(state, seat("Kierri"), match="host", type="confirm_scores")
@@ -738,21 +764,340 @@ def test_random_legal_play_reaches_the_end_with_consistent_scores(seed, n, virtu
             assert sorted(state.deck + sum(state.hands, ())) == list(range(108))
     assert state.phase is inkling.Phase.OVER
     assert inkling.legal_actions(state, 0.0) == []
-    names = [p.name for p in state.players]
-    result = inkling.score_game(
-        names,
-        {names[i]: dict(card) for i, card in enumerate(state.clue_cards)},
-        {
-            names[i]: {
-                state.players[inkling._neighbour_index(state, i, side)].name: [g.word for g in state.sheets[i][side] if g]
-                for side in (0, 1)
-            }
-            for i in range(n)
-        },
+    names = {p.seat: p.name for p in state.players}
+    lines = {(g, n, k + 1): line.word for g, columns in state.sheet_of.items() for n, sheet in columns.items()
+             for k, line in enumerate(sheet) if line}
+    near_misses: dict = {}
+    for a in state.accepted:  # the random host may have accepted a near miss
+        near_misses.setdefault(names[a.guesser], {}).setdefault(names[a.neighbour], {})[
+            lines[(a.guesser, a.neighbour, a.slot)]] = a.clue
+    result = score_game(
+        list(names.values()),
+        {names[s]: dict(card) for s, card in state.clue_card_of.items()},
+        {names[g]: {names[n]: [line.word for line in sheet if line] for n, sheet in columns.items()}
+         for g, columns in state.sheet_of.items()},
+        near_misses,
     )
     view = inkling.view(state, TABLE)
     assert {p["name"]: p["score"] for p in view["players"]} == result["totals"]
     assert view["winners"] == result["winners"]
+
+
+# --- why each point was scored (issue 17: scores explained as data) -----------------------------
+
+
+def test_the_rulebook_example_gives_the_reason_for_each_of_kierris_22_points():
+    """Rulebook, "Scoring Example": head 1 and attention 3 for Pete's words, office, state,
+    society and industry (6) for Andrea's, then Pete's 7 and Andrea's 5 as her ink scores."""
+    score = inkling.score_game(["Kierri", "Pete", "Andrea"], {"Kierri": KIERRI, "Pete": PETE, "Andrea": ANDREA},
+                               KIERRI_GUESSES)
+    kierri = [r for r in score.reasons if r.who == "Kierri"]
+    assert [(r.rule, r.points, r.detail.get("neighbour"), r.detail.get("word")) for r in kierri] == [
+        ("guessed_word", 1, "Pete", "head"), ("guessed_word", 3, "Pete", "attention"),
+        ("guessed_word", 1, "Andrea", "office"), ("guessed_word", 1, "Andrea", "state"),
+        ("guessed_word", 2, "Andrea", "society"), ("guessed_word", 2, "Andrea", "industry"),
+        ("ink_score", 7, "Pete", None), ("ink_score", 5, "Andrea", None),
+    ]
+    # "Head " found head again: the word counts once, for its first guess.
+    assert kierri[0].detail == {"neighbour": "Pete", "word": "head", "guess": "head", "accepted": False}
+    assert score.points["Kierri"] == sum(r.points for r in kierri) == 22
+    for name, points in score.points.items():
+        assert points == sum(r.points for r in score.reasons if r.who == name)
+
+
+def test_an_accepted_near_miss_is_named_in_its_reason():
+    score = inkling.score_game(["Kierri", "Pete", "Andrea"], {"Kierri": KIERRI, "Pete": PETE, "Andrea": ANDREA},
+                               {"Kierri": {"Pete": ["atention"]}}, {"Kierri": {"Pete": {"atention": "attention"}}})
+    assert [r.as_json() for r in score.reasons if r.rule == "guessed_word"] == [
+        {"rule": "guessed_word", "who": "Kierri", "points": 3, "neighbour": "Pete", "word": "attention",
+         "guess": "atention", "accepted": True}]
+
+
+def test_scores_from_paper_give_a_guessing_score_and_an_ink_score_per_neighbour():
+    score = inkling.score_from_guessing(
+        ["Kierri", "Pete", "Andrea"],
+        {"Kierri": {"Pete": 4, "Andrea": 6}, "Pete": {"Andrea": 1, "Kierri": 7}, "Andrea": {"Kierri": 5, "Pete": 1}})
+    assert [r.as_json() for r in score.reasons if r.who == "Kierri"] == [
+        {"rule": "guessing_score", "who": "Kierri", "points": 4, "neighbour": "Pete"},
+        {"rule": "guessing_score", "who": "Kierri", "points": 6, "neighbour": "Andrea"},
+        {"rule": "ink_score", "who": "Kierri", "points": 7, "neighbour": "Pete"},
+        {"rule": "ink_score", "who": "Kierri", "points": 5, "neighbour": "Andrea"},
+    ]
+    assert score.points == {"Kierri": 22, "Pete": 13, "Andrea": 13}
+    assert score.facts["guesses_made"] is None
+
+
+def test_each_guess_is_marked_against_the_clue_card():
+    marks = inkling.mark_guesses(KIERRI, ["Life", "lfe", "life", "banana", "contro"], {4: "control"})
+    assert [(m.match, m.accepted, m.counted, m.value, m.near_miss) for m in marks] == [
+        ("life", False, True, 1, None),
+        (None, False, False, 0, None),  # life is found already, so "lfe" is not offered as a near miss of it
+        ("life", False, False, 0, None),
+        (None, False, False, 0, None),
+        ("control", True, True, 2, None),
+    ]
+
+
+# --- standings: the end, the winners, the tie-break as data ------------------------------------
+
+
+def table(*names):
+    return Table(players=tuple(names), options=None)
+
+
+def test_the_game_is_over_once_its_one_entry_is_scored():
+    players = ["Kierri", "Pete", "Andrea"]
+    before = inkling.standings(table(*players), [])
+    assert (before.over, before.winners, dict(before.totals)) == (False, (), {"Kierri": 0, "Pete": 0, "Andrea": 0})
+    score = inkling.score_game(players, {"Kierri": KIERRI, "Pete": PETE, "Andrea": ANDREA}, KIERRI_GUESSES)
+    after = inkling.standings(table(*players), [score])
+    assert after.over and after.winners == ("Kierri",) and after.tie_break is None
+    assert [(r.place, r.side, r.total) for r in after.ranking] == [(1, "Kierri", 22), (2, "Pete", 13), (2, "Andrea", 13)]
+    assert after.next == {} and after.rounds_total == 1
+
+
+def test_the_fewest_guesses_decide_between_the_leaders_as_data():
+    players = ["A", "B", "C", "D"]
+    guessing = {"A": {"B": 0, "D": 0}, "B": {"C": 2, "A": 0}, "C": {"D": 0, "B": 2}, "D": {"A": 0, "C": 0}}
+    score = inkling.score_from_guessing(players, guessing, {"A": 3, "B": 5, "C": 4, "D": 2})
+    standing = inkling.standings(table(*players), [score])
+    assert dict(standing.totals) == {"A": 0, "B": 4, "C": 4, "D": 0}
+    assert standing.winners == ("C",)
+    assert standing.tie_break.as_json() == {"rule": "fewest_guesses", "figures": {"B": 5, "C": 4}, "decided": True}
+    # Reading 8: the tie-break orders the leaders; A and D, level lower down, share their place.
+    assert [(r.place, r.side) for r in standing.ranking] == [(1, "C"), (2, "B"), (3, "A"), (3, "D")]
+
+
+def test_leaders_with_as_many_guesses_share_the_victory_and_the_tie_break_says_so():
+    players = ["A", "B", "C"]
+    guessing = {"A": {"B": 0, "C": 0}, "B": {"C": 1, "A": 0}, "C": {"A": 0, "B": 1}}
+    shared = inkling.standings(table(*players), [inkling.score_from_guessing(players, guessing, {"A": 1, "B": 4, "C": 4})])
+    assert shared.winners == ("B", "C")
+    assert shared.tie_break.as_json() == {"rule": "fewest_guesses", "figures": {"B": 4, "C": 4}, "decided": False}
+    assert [(r.place, r.side) for r in shared.ranking] == [(1, "B"), (1, "C"), (3, "A")]
+    # Scored on paper without the guesses written: nothing to break the tie with.
+    unknown = inkling.standings(table(*players), [inkling.score_from_guessing(players, guessing)])
+    assert unknown.winners == ("B", "C") and unknown.tie_break is None
+
+
+def test_live_play_takes_its_totals_end_and_winners_from_the_same_standings():
+    state = reviewed(("Pete", "Andrea", ["office", "wrong"]), ("Andrea", "Pete", ["head"]), ("Kierri", "Pete", ["x"]))
+    score = inkling.score_game(["Kierri", "Pete", "Andrea"], {"Kierri": KIERRI, "Pete": PETE, "Andrea": ANDREA},
+                               {"Pete": {"Andrea": ["office", "wrong"]}, "Andrea": {"Pete": ["head"]},
+                                "Kierri": {"Pete": ["x"]}})
+    expected = inkling.standings(table("Kierri", "Pete", "Andrea"), [score]).as_json()
+    for current in (state, act(state, HOST, type="confirm_scores")):
+        view = inkling.view(current, TABLE)
+        assert view["standings"] == expected
+        assert {p["name"]: p["score"] for p in view["players"]} == expected["totals"]
+        assert view["reasons"] == [r.as_json() for r in score.reasons]
+    assert inkling.view(state, TABLE)["leaders"] == ["Andrea"] == expected["winners"]
+    assert inkling.view(act(state, HOST, type="confirm_scores"), TABLE)["winners"] == ["Andrea"]
+    before = inkling.view(to_guessing(kierri_game()), TABLE)
+    assert before["standings"]["over"] is False and before["winners"] == [] and "reasons" not in before
+
+
+# --- the score-only side: SCORING ---------------------------------------------------------------
+
+
+def request(body):
+    return read_model(inkling.SCORING.Request, body, "request", "That request could not be read: send a JSON object.")
+
+
+# The body of tests/test_scoring_api.py's Kierri example (its clue cards differ from the ones here).
+API_KIERRI = {"Life": 1, "Point": 1, "Policy": 2, "Control": 2, "Evidence": 3, "Situation": 3}
+API_PETE = {"Head": 1, "Arm": 1, "Leg": 2, "Foot": 2, "Hand": 3, "Attention": 3}
+API_ANDREA = {"Office": 1, "State": 1, "Society": 2, "Industry": 2, "Market": 3, "Nation": 3}
+API_BODY = {"players": ["Kierri", "Pete", "Andrea"],
+            "clues": {"Kierri": API_KIERRI, "Pete": API_PETE, "Andrea": API_ANDREA},
+            "guesses": {"Kierri": {"Pete": ["head", "attention", "nose"],
+                                   "Andrea": ["office", "State", "society", "industry", "city"]},
+                        "Pete": {"Kierri": ["life", "evidence", "situation"], "Andrea": []},
+                        "Andrea": {"Kierri": ["point", "policy", "control"], "Pete": ["eye"]}}}
+
+
+def test_the_scoring_api_answers_as_before_and_says_why():
+    answer = inkling.SCORING.answer(request(API_BODY))
+    json.dumps(answer)
+    assert {"guessing", "ink", "totals", "winners", "reasons"} <= set(answer)
+    assert answer["guessing"]["Kierri"] == {"Pete": 4, "Andrea": 6}
+    assert answer["ink"]["Kierri"] == {"Pete": 7, "Andrea": 5}
+    assert answer["totals"] == {"Kierri": 22, "Pete": 11, "Andrea": 11} and answer["winners"] == ["Kierri"]
+    assert sum(r["points"] for r in answer["reasons"] if r["who"] == "Kierri") == 22
+    paper = inkling.SCORING.answer(request({
+        "players": ["Kierri", "Pete", "Andrea"],
+        "guessing": {"Kierri": {"Pete": 4, "Andrea": 0}, "Pete": {"Kierri": 4, "Andrea": 0},
+                     "Andrea": {"Kierri": 0, "Pete": 0}},
+        "guesses_made": {"Kierri": 9, "Pete": 6, "Andrea": 14}}))
+    assert paper["winners"] == ["Pete"]
+    assert paper["tie_break"] == {"rule": "fewest_guesses", "figures": {"Kierri": 9, "Pete": 6}, "decided": True}
+
+
+@pytest.mark.parametrize("change, sentence", [
+    ({"pad": "x" * 100}, 'This request has no field called "pad".'),
+    ({"players": ["A", "B", "C", "D", "E", "F", "G"]}, '"players" is too long: at most 6.'),
+    ({"guessing": {"Kierri": {"Pete": True}}, "clues": None, "guesses": None}, '"guessing.Kierri.Pete" must be a whole number.'),
+    ({"guesses": {"Kierri": {"Pete": ["a"] * 8}}}, "Kierri has more than 7 guesses for Pete."),
+    ({"guessing": {"Kierri": {"Pete": 4}}}, 'Give either "clues" and "guesses", or "guessing" for a game scored on paper; not both.'),
+    ({"guesses_made": {"Kierri": 1}}, '"guesses_made" goes with "guessing", for a game scored on paper.'),
+    ({"clues": None}, 'Say "clues" (or "guessing", for a game scored on paper).'),
+    ({"clues": {"Kierri": {**API_KIERRI, "Life": 2}, "Pete": API_PETE, "Andrea": API_ANDREA}},
+     "Kierri's clue card must have six words: two worth 1, two worth 2 and two worth 3."),
+])
+def test_a_scoring_request_is_read_with_its_declared_model_and_the_rules(change, sentence):
+    with pytest.raises(RuleError) as refused:
+        inkling.SCORING.answer(request({**API_BODY, **change}))
+    assert str(refused.value) == sentence
+
+
+def test_a_score_sheet_enters_the_whole_game_once():
+    scoring = inkling.SCORING
+    assert scoring.single_entry and scoring.teams is None and scoring.players == (3, 6)
+    sheet = scoring.table(["Kierri", "Pete", "Andrea"], None, {})
+    entry = scoring.Round.model_validate({"guessing": {"Kierri": {"Pete": 4, "Andrea": 6}, "Pete": {"Kierri": 7, "Andrea": 0},
+                                                       "Andrea": {"Kierri": 5, "Pete": 0}}})
+    score = scoring.score(sheet, [], entry)
+    standing = scoring.standings(sheet, [score])
+    assert dict(standing.totals) == {"Kierri": 22, "Pete": 11, "Andrea": 11}
+    assert standing.over and standing.winners == ("Kierri",)
+    with pytest.raises(RuleError, match="takes 3 to 6 players; 2 are listed"):
+        scoring.table(["Kierri", "Pete"], None, {})
+    with pytest.raises(RuleError, match="not played in teams"):
+        scoring.table(["Kierri", "Pete", "Andrea"], {"Kierri": "black"}, {})
+    with pytest.raises(RuleError, match='Inkling has no option called "rounds"'):
+        scoring.table(["Kierri", "Pete", "Andrea"], None, {"rounds": 2})
+
+
+def test_the_score_sheet_form_offers_each_players_neighbours_and_the_clue_slots():
+    sheet = inkling.SCORING.table(["Kierri", "Pete", "Andrea", "Dom"], None, {})
+    offer = inkling.SCORING.form(sheet, inkling.SCORING.standings(sheet, []))
+    json.dumps(offer)
+    assert offer["sides"]["Kierri"] == {"left": "Pete", "right": "Dom"}
+    assert offer["sides"]["Dom"] == {"left": "Kierri", "right": "Andrea"}
+    assert offer["clue_values"] == [1, 1, 2, 2, 3, 3]
+    assert offer["guessing_scores"] == list(range(13))
+    assert (offer["guesses_per_neighbour"], offer["most_guesses"], offer["guess_chars"]) == (7, 14, 40)
+    assert offer["modes"] == ["paper", "words"] and offer["defaults"] == {}
+
+
+def test_the_score_only_word_mode_finds_near_misses_and_takes_the_ones_accepted():
+    """Issue 15: near-miss matching in the score-only helper's word mode, as live play has it."""
+    sheet = inkling.SCORING.table(["Kierri", "Pete", "Andrea"], None, {})
+    words = {"clues": {"Kierri": KIERRI, "Pete": PETE, "Andrea": ANDREA},
+             "guesses": {"Kierri": {"Pete": ["atention", "hed", "banana"]}, "Andrea": {"Kierri": ["controls"]}}}
+    score = inkling.SCORING.score(sheet, [], inkling.SCORING.Round.model_validate(words))
+    assert score.facts["suggested_near_misses"] == {"Kierri": {"Pete": {"atention": "attention", "hed": "head"}},
+                                                    "Andrea": {"Kierri": {"controls": "control"}}}
+    assert [m["near_miss"] for m in score.facts["marked_guesses"]["Kierri"]["Pete"]] == ["attention", "head", None]
+    assert score.points["Kierri"] == 0
+    # Accepting them is entering them, in the request's own shape.
+    accepted = inkling.SCORING.score(sheet, [], inkling.SCORING.Round.model_validate(
+        {**words, "near_misses": score.facts["suggested_near_misses"]}))
+    assert accepted.facts["guessing"]["Kierri"]["Pete"] == 4 and accepted.facts["guessing"]["Andrea"]["Kierri"] == 2
+    assert accepted.facts["suggested_near_misses"] == {}
+
+
+# --- the moves, declared -------------------------------------------------------------------------
+
+
+def test_the_moves_are_declared_with_who_makes_them_and_which_are_secret():
+    declared = {kind: (model.by, model.secret) for kind, model in inkling.ACTIONS.models.items()}
+    assert declared == {
+        "arrange": ("seat", False), "finish_arranging": ("seat", False), "guess": ("seat", True),
+        "finish_guessing": ("seat", False), "put_back": ("seat", True), "accept": ("host", False),
+        "unaccept": ("host", False), "confirm_scores": ("host", False),
+    }
+
+
+@pytest.mark.parametrize("action, sentence", [
+    ({"type": "arrange", "cards": [7]}, "Each ink card laid out needs a place on the table."),
+    ({"type": "arrange", "cards": "ABC"}, "List the ink cards you lay out."),
+    ({"type": "arrange", "cards": [{"card": "7", "x": 1, "y": 1}]}, "That ink card is not in your hand."),
+    ({"type": "arrange", "cards": [{"card": "HAND", "x": 1, "y": True}]}, "Lay the ink cards out within the table area."),
+    ({"type": "arrange", "cards": [{"card": "HAND", "x": 1, "y": 1, "rotation": "90"}]}, "Turn an ink card by a number of degrees."),
+    ({"type": "arrange", "cards": [{"card": "HAND", "x": 1, "y": 1, "pad": 1}]}, 'A move of this kind has no "cards.0.pad".'),
+    ({"type": "finish_arranging", "pad": "x"}, 'A move of this kind has no "pad".'),
+    ({"type": "guess", "neighbour": True, "word": "a"}, "Say whose words you are guessing by their seat."),
+    ({"type": "guess", "neighbour": "PETE", "word": "a", "slot": 2.0}, "Guess lines are numbered from 1."),
+    ({"type": "put_back", "cards": [True]}, "List the ink cards you put back."),
+    ({"type": "accept", "guesser": "KIERRI", "neighbour": "PETE", "slot": 8, "clue": "x"}, "Guess lines are numbered 1 to 7."),
+    ({"type": "accept", "guesser": "KIERRI", "neighbour": "PETE", "slot": 1, "clue": 5}, "Say which clue word the guess stands for."),
+])
+def test_a_move_that_is_not_well_formed_gets_the_games_own_sentence(action, sentence):
+    state = game(ink_cards="virtual")
+    names = {"HAND": state.hands[0][0], "PETE": seat("Pete"), "KIERRI": seat("Kierri")}
+    action = json.loads(json.dumps(action))
+    for key, value in list(action.items()):
+        if isinstance(value, str) and value in names:
+            action[key] = names[value]
+    if isinstance(action.get("cards"), list):
+        action["cards"] = [{k: names.get(v, v) if isinstance(v, str) else v for k, v in c.items()}
+                           if isinstance(c, dict) else c for c in action["cards"]]
+    actor = HOST if action["type"] == "accept" else seat("Kierri")
+    assert refused(state, actor, **action) == sentence
+
+
+def test_each_viewer_is_offered_the_moves_it_may_make_now():
+    state = game(ink_cards="virtual")
+    assert inkling.view(state, seat("Kierri"))["can"] == ["arrange", "finish_arranging"]
+    assert inkling.view(state, HOST)["can"] == [] and inkling.view(state, TABLE)["can"] == []
+    state = act(state, seat("Kierri"), type="finish_arranging")
+    assert inkling.view(state, seat("Kierri"))["can"] == ["arrange"]
+    state = to_guessing(state)
+    assert inkling.view(state, seat("Pete"))["can"] == ["finish_guessing", "guess"]
+    state = everyone(state, "finish_guessing")
+    assert inkling.view(state, seat("Pete"))["can"] == ["put_back"]
+    review = reviewed()
+    assert inkling.view(review, HOST)["can"] == ["accept", "confirm_scores", "unaccept"]
+    assert inkling.view(review, seat("Pete"))["can"] == []
+    assert inkling.view(act(review, HOST, type="confirm_scores"), HOST)["can"] == []
+
+
+# --- virtual ink: the order laid, and a draw that keeps every hand secret ------------------------
+
+
+def test_an_arrangement_keeps_the_order_the_cards_were_laid_in():
+    """Issue 15: S T A R showed as A R T S. The engine keeps and shows the order sent."""
+    state = game(ink_cards="virtual")
+    letters = inkling.ink_deck()
+    star = [letters.index(c) for c in "STAR"]
+    hand = tuple(sorted(star)) + state.hands[0][4:]  # the hand holds them in another order (A R S T)
+    state = replace(state, hand_of={**state.hand_of, seat("Kierri"): hand})
+    laid = [{"card": c, "x": 10 + 10 * k, "y": 50} for k, c in enumerate(star)]
+    state = act(state, seat("Kierri"), type="arrange", cards=laid)
+    for viewer in (TABLE, HOST, seat("Pete")):
+        assert "".join(c["letter"] for c in inkling.view(state, viewer)["players"][0]["arrangement"]) == "STAR"
+    you = inkling.view(state, seat("Kierri"))["you"]
+    assert [c["card"] for c in you["arrangement"]] == star
+    # Each card of the hand says where it lies in the arrangement, for the phone to add the next one.
+    assert {c["card"]: c["laid"] for c in you["hand"]} == {**{c: None for c in hand}, **{c: k + 1 for k, c in enumerate(star)}}
+    # Another order is another arrangement.
+    assert act(state, seat("Kierri"), type="arrange", cards=laid[::-1]) != state
+
+
+def test_what_a_player_draws_does_not_depend_on_what_another_put_back():
+    """Issue 16: a seat's answers and views must not depend on another seat's secret before the
+    reveal. Drawing on from one pile gave Pete other cards when Kierri put back more."""
+    start = everyone(to_guessing(game(ink_cards="virtual")), "finish_guessing")
+    outcomes = []
+    for chosen in ([], start.hands[0][:1], start.hands[0][:2]):
+        state = act(start, seat("Andrea"), type="put_back", cards=[start.hands[2][0]])
+        state = act(state, seat("Pete"), type="put_back", cards=[])
+        state = act(state, seat("Kierri"), type="put_back", cards=list(chosen))
+        assert state.phase is inkling.Phase.ARRANGE
+        outcomes.append([inkling.view(state, v) for v in (TABLE, HOST, seat("Pete"), seat("Andrea"))])
+        assert len(state.hands[0]) == 11
+    assert outcomes[0] == outcomes[1] == outcomes[2]
+
+
+def test_the_deck_keeps_every_card_once_through_the_draws():
+    state = game(5, ink_cards="virtual")
+    for _ in range(2):
+        state = everyone(to_guessing(state), "finish_guessing")
+        for i, p in enumerate(state.players):
+            state = act(state, p.seat, type="put_back", cards=list(state.hands[i][: i % 3]))
+        assert sorted(state.deck + sum(state.hands, ())) == list(range(108))
+    assert len(state.deck) == 108 - 5 * 14
 
 
 # --- the card content ---------------------------------------------------------------------------

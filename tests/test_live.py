@@ -5,18 +5,26 @@ from __future__ import annotations
 import threading
 import time
 
+from companion.live import changes as live_changes
 from companion.live.changes import Changes
+from tests.server import wait_until
 
 
 class Store:
-    """The two things ``Changes`` asks of a store: a room's version, and a watch of changes."""
+    """The two things ``Changes`` asks of a store: a room's version, and a watch of changes.
+
+    ``asked[code]`` is set when a room's version is first read: a poll of it is then held (a waiter
+    registers before it reads)."""
 
     def __init__(self, versions):
         self.versions = dict(versions)
         self.reads = 0
+        self.asked = {code: threading.Event() for code in versions}
 
     def version(self, code):
         self.reads += 1
+        if code in self.asked:
+            self.asked[code].set()
         return self.versions.get(code)
 
     def watch(self, on_change, stop):
@@ -29,34 +37,49 @@ def commit(store, changes, code, version):
     changes.changed(code, version)
 
 
-def test_a_held_poll_wakes_when_its_room_changes_and_not_for_another_room():
+def test_a_held_poll_wakes_when_its_room_changes_and_not_for_another_room(monkeypatch):
+    monkeypatch.setattr(live_changes, "MAX_WAIT", 3600.0)  # so a poll here ends only by a change
     store = Store({"ABCD": 3, "WXYZ": 7})
     changes = Changes(store)
     woke = {}
 
     def hold(code, version):
-        started = time.monotonic()
-        changes.wait(code, version, 5)
-        woke[code] = time.monotonic() - started
+        changes.wait(code, version, 3600)
+        woke[code] = store.versions[code]
 
-    threads = [threading.Thread(target=hold, args=("ABCD", 3)), threading.Thread(target=hold, args=("WXYZ", 7))]
-    for t in threads:
-        t.start()
-    time.sleep(0.2)
-    commit(store, changes, "ABCD", 4)
-    threads[0].join(2)
-    assert woke.get("ABCD", 9) < 1.0 and "WXYZ" not in woke  # the other room's poll is still held
-    commit(store, changes, "WXYZ", 8)
-    threads[1].join(2)
-    assert 0.2 <= woke["WXYZ"] < 2.0
-    changes.close()
+    threads = {code: threading.Thread(target=hold, args=(code, store.versions[code]), daemon=True)
+               for code in ("ABCD", "WXYZ")}
+    try:
+        for t in threads.values():
+            t.start()
+        for code in threads:
+            wait_until(store.asked[code].is_set, what=f"the poll of {code} to be held")
+        assert woke == {}  # held: nothing has changed yet
+        commit(store, changes, "ABCD", 4)
+        threads["ABCD"].join(60)
+        assert woke == {"ABCD": 4}  # woken by the change
+        assert threads["WXYZ"].is_alive()  # the other room's poll is still held
+        commit(store, changes, "WXYZ", 8)
+        threads["WXYZ"].join(60)
+        assert woke == {"ABCD": 4, "WXYZ": 8}
+    finally:
+        for code, version in (("ABCD", 5), ("WXYZ", 9)):  # a failed test leaves no poll held
+            commit(store, changes, code, version)
+        changes.close()
 
 
-def test_a_poll_of_a_room_that_stands_still_is_held_for_the_time_asked():
+def test_a_poll_of_a_room_that_stands_still_is_held_for_the_time_asked(monkeypatch):
     changes = Changes(Store({"ABCD": 3}))
     started = time.monotonic()
     changes.wait("ABCD", 3, 0.3)
-    assert 0.3 <= time.monotonic() - started < 1.0
+    assert time.monotonic() - started >= 0.3  # held that long, and then answered
+    # No longer than the app's most (MAX_WAIT), whatever a poll asks: made short here.
+    monkeypatch.setattr(live_changes, "MAX_WAIT", 0.3)
+    asked_for_an_hour = threading.Thread(target=changes.wait, args=("ABCD", 3, 3600), daemon=True)
+    started = time.monotonic()
+    asked_for_an_hour.start()
+    asked_for_an_hour.join(60)
+    assert not asked_for_an_hour.is_alive() and time.monotonic() - started >= 0.3
     changes.close()
 
 

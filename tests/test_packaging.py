@@ -18,7 +18,8 @@ def test_the_wheel_carries_templates_static_files_and_card_decks(tmp_path):
                     "-w", str(tmp_path), str(ROOT)], check=True, cwd=tmp_path)
     wheel = next(tmp_path.glob("*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
-    templates = {f"companion/templates/{p.relative_to(ROOT / 'templates')}" for p in (ROOT / "templates").rglob("*.html")}
+    templates = {f"companion/templates/{p.relative_to(ROOT / 'templates')}" for p in (ROOT / "templates").rglob("*")
+                 if p.is_file()}  # the pages, and each game's own scripts and styles beside them
     assert templates <= names
     assert {"companion/static/app.js", "companion/static/app.css"} <= names
     decks = {f"games/{p.relative_to(ROOT / 'games')}" for p in (ROOT / "games" / "content").rglob("*.txt")}

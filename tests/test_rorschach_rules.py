@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import rorschach
-from games.base import HOST, TABLE, Player, RuleError, Table, normalize_options
+from games.base import HOST, TABLE, Player, RuleError, Table, Word, normalize_options, read_model
 from games.content import deck
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
@@ -472,3 +472,309 @@ def test_scoring_function_adds_to_tokens_already_held():
 def test_scoring_function_refuses_rounds_that_cannot_have_happened(players, choices, tokens, message):
     with pytest.raises(RuleError, match=message):
         rorschach.score_round(players, choices, tokens)
+
+
+# --- why each token was taken (Reasons) ---------------------------------------------------------
+
+def reasons_of(score):
+    return {(r.rule, r.who): (r.points, dict(r.detail)) for r in score.reasons}
+
+
+def test_the_reasons_say_which_match_gave_which_token():
+    # The rulebook's "Same answers" example, with Blue and Yellow each alone on a blot.
+    score = rorschach.score_round(["Red", "Blue", "Green", "Yellow", "Purple"],
+                                  {"Red": 1, "Purple": 1, "Green": 1, "Blue": 2, "Yellow": 3})
+    reasons = reasons_of(score)
+    assert reasons[("matched", "Red")] == (2, {"blot": 1, "with": ["Green", "Purple"],
+                                               "took": ["Green", "Purple"], "already_held": []})
+    assert reasons[("matched", "Purple")] == (2, {"blot": 1, "with": ["Red", "Green"],
+                                                  "took": ["Red", "Green"], "already_held": []})
+    assert reasons[("alone", "Blue")] == (1, {"blot": 2, "with": [], "took": ["Blue"], "already_held": []})
+    assert [r.who for r in score.reasons] == ["Red", "Blue", "Green", "Yellow", "Purple"]  # one each
+    assert score.points == {"Red": 2, "Blue": 1, "Green": 2, "Yellow": 1, "Purple": 2}
+    assert {r.who: r.points for r in score.reasons} == score.points
+
+
+def test_a_reason_names_the_colours_a_match_could_not_give_again():
+    score = rorschach.score_round(["A", "B", "C"], {"A": 1, "B": 1, "C": 2}, tokens={"A": ["B"], "C": ["C"]})
+    reasons = reasons_of(score)
+    assert reasons[("matched", "A")] == (0, {"blot": 1, "with": ["B"], "took": [], "already_held": ["B"]})
+    assert reasons[("matched", "B")] == (1, {"blot": 1, "with": ["A"], "took": ["A"], "already_held": []})
+    assert reasons[("alone", "C")] == (0, {"blot": 2, "with": [], "took": [], "already_held": ["C"]})
+
+
+def test_the_reveal_shows_the_reasons_and_the_tokens_taken():
+    reveal = rorschach.view(play(table(4), [1, 1, 2, 3]), TABLE)["reveal"]
+    assert reveal["points"] == {"Ann": 1, "Ben": 1, "Cat": 1, "Dan": 1}
+    assert {(r["rule"], r["who"]) for r in reveal["reasons"]} == {
+        ("matched", "Ann"), ("matched", "Ben"), ("alone", "Cat"), ("alone", "Dan")}
+    assert next(r for r in reveal["reasons"] if r["who"] == "Ann")["took"] == ["Ben"]
+
+
+# --- standings: the end, the winners, the ranking -----------------------------------------------
+
+def rounds_of(players, *reveals):
+    """The Scores of reveals played one after another, tokens carried over."""
+    scores = []
+    for choices in reveals:
+        held = rorschach.held_tokens(players, scores)
+        scores.append(rorschach.score_round(players, choices, held))
+    return scores
+
+
+def test_standings_count_the_tokens_held_and_rank_level_players_together():
+    players = ["Ann", "Ben", "Cat", "Dan"]
+    scores = rounds_of(players, {"Ann": 1, "Ben": 1, "Cat": 2, "Dan": 3})
+    standing = rorschach.standings(Table(tuple(players), None), scores)
+    assert standing.totals == {"Ann": 1, "Ben": 1, "Cat": 1, "Dan": 1}
+    assert not standing.over and standing.winners == ()
+    assert [r.place for r in standing.ranking] == [1, 1, 1, 1]
+    assert standing.tie_break is None and standing.next == {} and standing.rounds_total is None
+
+
+def test_standings_end_the_game_when_someone_holds_every_colour():
+    players = ["Ann", "Ben", "Cat", "Dan"]
+    scores = rounds_of(players, {"Ann": 1, "Ben": 1, "Cat": 2, "Dan": 2}, {"Ann": 1, "Ben": 2, "Cat": 1, "Dan": 3},
+                       {"Ann": 1, "Ben": 2, "Cat": 3, "Dan": 1},
+                       {"Ann": 1, "Ben": 2, "Cat": 3, "Dan": 3})  # last: Ann alone, her own colour
+    table_ = Table(tuple(players), None)
+    assert not rorschach.standings(table_, scores[:3]).over
+    assert rorschach.held_tokens(players, scores[:3])["Ann"] == ["Ben", "Cat", "Dan"]
+    standing = rorschach.standings(table_, scores)
+    assert standing.over and standing.winners == ("Ann",)
+    assert standing.totals["Ann"] == 4 and standing.ranking[0].side == "Ann" and standing.ranking[0].place == 1
+    assert standing.tie_break is None
+
+
+def test_live_play_uses_the_standings_for_its_totals_its_end_and_its_winners():
+    state = play(table(3), [1, 1, 2])
+    state = play(next_round(state), [2, 1, 1])
+    state = play(next_round(state), [1, 2, 1])
+    view = rorschach.view(state, TABLE)
+    assert view["standings"] == rorschach.standings(rorschach.table_of(state), state.history).as_json()
+    assert view["standings"]["winners"] == view["winners"] == ["Ann", "Ben", "Cat"]  # all complete at once
+    assert view["standings"]["over"] and view["phase"] == "over"
+    assert {p["name"]: p["score"] for p in view["players"]} == view["standings"]["totals"]
+
+
+# --- the score-only helper and the scoring API (SCORING) ----------------------------------------
+
+S = rorschach.SCORING
+FIVE = ["Red", "Blue", "Green", "Yellow", "Purple"]
+
+
+def request(**body):
+    return read_model(S.Request, body, "request", "That request could not be read: send a JSON object.")
+
+
+def test_a_scoring_request_is_answered_as_before_with_the_reasons():
+    answer = S.answer(request(players=["Ann", "Ben", "Cat"], choices={"Ann": 1, "Ben": 1, "Cat": 2},
+                              tokens={"Ann": ["Ben"]}))
+    assert answer["gained"] == {"Ann": [], "Ben": ["Ann"], "Cat": ["Cat"]}
+    assert answer["tokens"] == {"Ann": ["Ben"], "Ben": ["Ann"], "Cat": ["Cat"]}
+    assert answer["winners"] == []
+    assert answer["points"] == {"Ann": 0, "Ben": 1, "Cat": 1}
+    assert answer["reasons"][0] == {"rule": "matched", "who": "Ann", "points": 0, "blot": 1, "with": ["Ben"],
+                                    "took": [], "already_held": ["Ben"]}
+    json.dumps(answer)
+
+
+@pytest.mark.parametrize("body, sentence", [
+    ({"players": FIVE, "choices": {"Red": True}}, "A blot is picked by its number."),
+    ({"players": FIVE, "choices": {"Red": "1"}}, "A blot is picked by its number."),
+    ({"players": FIVE, "choices": {"Red": 8}}, "A blot is picked by its number."),
+    ({"players": FIVE, "choices": {}, "pad": "x"}, 'This request has no field called "pad".'),
+    ({"players": NAMES + ["Ida"], "choices": {}}, '"players" is too long: at most 8.'),
+])
+def test_a_scoring_request_is_checked_against_its_declared_shape(body, sentence):
+    with pytest.raises(RuleError) as refused:
+        request(**body)
+    assert str(refused.value) == sentence
+
+
+def test_a_pick_must_be_a_blot_of_that_table():
+    # Issue 16: a number is checked against the table, not only its type (3 players: blots 1 and 2).
+    with pytest.raises(RuleError, match="There is no blot number 3: with 3 players the blots are numbered 1 to 2."):
+        S.answer(request(players=["A", "B", "C"], choices={"A": 3, "B": 3, "C": 1}))
+
+
+def test_a_sheet_gives_the_dice_in_seating_order_unless_others_are_chosen():
+    table_ = S.table(["Ann", "Ben", "Cat"], None, {})
+    assert table_.options.colours == ["red", "blue", "green"]
+    chosen = S.table(["Ann", "Ben", "Cat"], None, {"colours": ["black", "white", "red"]})
+    assert S.form(chosen, S.standings(chosen, []))["colours"]["Ann"] == {
+        "colour": "black", "letter": "K", "hex": "#222222"}
+
+
+@pytest.mark.parametrize("players, teams, options, sentence", [
+    (["Ann", "Ben"], None, {}, "Rorschach is played by 3 to 8 players."),
+    (["Ann", "Ann", "Ben"], None, {}, "Two players cannot both be called Ann."),
+    (["Ann", "Ben", "Cat"], {"Ann": "black"}, {}, "Rorschach (2008) is not played in teams."),
+    (["Ann", "Ben", "Cat"], None, {"colours": ["red", "red", "blue"]}, "Two players can't both have the red die."),
+    (["Ann", "Ben", "Cat"], None, {"colours": ["red", "blue"]}, "Give each player one of the dice colours."),
+    (["Ann", "Ben", "Cat"], None, {"colours": ["red", "blue", "pink"]}, "Give each player one of the dice colours."),
+    (["Ann", "Ben", "Cat"], None, {"dice": []}, 'Rorschach (2008) has no option called "dice".'),
+])
+def test_a_sheet_table_is_checked_with_the_game_rules(players, teams, options, sentence):
+    with pytest.raises(RuleError) as refused:
+        S.table(players, teams, options)
+    assert str(refused.value) == sentence
+
+
+def test_the_colour_in_a_refusal_is_a_word_to_translate():
+    with pytest.raises(RuleError) as refused:
+        S.table(["Ann", "Ben", "Cat"], None, {"colours": ["red", "red", "blue"]})
+    assert refused.value.msgid == "Two players can't both have the %(colour)s die."
+    assert isinstance(refused.value.params["colour"], Word)
+
+
+def test_a_sheet_round_carries_the_tokens_of_the_earlier_rounds():
+    table_ = S.table(["Ann", "Ben", "Cat"], None, {})
+    first = S.score(table_, [], S.Round(choices={"Ann": 1, "Ben": 1, "Cat": 2}))
+    second = S.score(table_, [first], S.Round(choices={"Ann": 2, "Ben": 1, "Cat": 1}))
+    assert second.facts["gained"] == {"Ann": ["Ann"], "Ben": ["Cat"], "Cat": ["Ben"]}
+    assert second.facts["tokens"] == {"Ann": ["Ann", "Ben"], "Ben": ["Ann", "Cat"], "Cat": ["Ben", "Cat"]}
+    third = S.score(table_, [first, second], S.Round(choices={"Ann": 1, "Ben": 2, "Cat": 1}))
+    standing = S.standings(table_, [first, second, third])
+    assert standing.over and standing.winners == ("Ann", "Ben", "Cat")
+    assert standing.totals == {"Ann": 3, "Ben": 3, "Cat": 3}
+    with pytest.raises(RuleError, match="already holds every colour, so the game is over"):
+        S.score(table_, [first, second, third], S.Round(choices={"Ann": 1, "Ben": 1, "Cat": 2}))
+
+
+def test_the_round_form_offers_one_blot_fewer_than_the_players_and_each_players_die():
+    # Game Setup: "Deal one inkblot less than the number of players. For example, use 5 inkblots
+    # in a 6 player game."
+    table_ = S.table(["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"], None, {})
+    form = S.form(table_, S.standings(table_, []))
+    assert form["blots"] == [1, 2, 3, 4, 5]
+    assert [form["colours"][n]["colour"] for n in table_.players] == ["red", "blue", "green", "yellow",
+                                                                       "purple", "orange"]
+    assert form["colours"]["Ann"] == {"colour": "red", "letter": "R", "hex": "#d62728"}
+
+
+def test_the_sheet_declares_its_models():
+    assert S.teams is None and S.single_entry is False and S.players == (3, 8)
+    schema = S.SheetOptions.model_json_schema()["properties"]["colours"]
+    assert schema["dice"]["black"] == {"letter": "K", "hex": "#222222"}
+    with pytest.raises(RuleError):
+        read_model(S.Round, {"choices": {"Ann": 1}, "tokens": {}}, "request", "A round is a set of named values.")
+
+
+# --- the rulebook's examples, through the score-only helper -------------------------------------
+
+def test_rulebook_same_answers_red_purple_and_green_each_take_two_tokens():
+    # "Same answers": "if the Red, Purple, and Green players all choose the same inkblot for a
+    # question, each would get 2 tokens: Red would get Purple and Green tokens, ..."
+    table_ = S.table(FIVE, None, {"colours": ["red", "blue", "green", "yellow", "purple"]})
+    score = S.score(table_, [], S.Round(choices={"Red": 3, "Purple": 3, "Green": 3, "Blue": 1, "Yellow": 2}))
+    assert score.facts["gained"]["Red"] == ["Green", "Purple"]
+    assert score.facts["gained"]["Purple"] == ["Red", "Green"]
+    assert score.facts["gained"]["Green"] == ["Red", "Purple"]
+    assert score.points["Red"] == score.points["Purple"] == score.points["Green"] == 2
+
+
+def test_rulebook_unique_answers_give_a_token_of_your_own_colour_the_only_way_to_get_it():
+    # "Unique answers: If any player is the only one to choose a particular inkblot, then they
+    # collect a token of their own color. NOTE: This is the ONLY way to collect a token of your own color!"
+    score = S.answer(request(players=FIVE, choices={"Red": 3, "Purple": 3, "Green": 3, "Blue": 1, "Yellow": 2}))
+    assert score["gained"]["Blue"] == ["Blue"] and score["gained"]["Yellow"] == ["Yellow"]
+    assert all(r["rule"] == "alone" for r in score["reasons"] if r["who"] in ("Blue", "Yellow"))
+    assert all(name not in score["gained"][name] for name in ("Red", "Purple", "Green"))
+
+
+def test_rulebook_several_players_completing_at_the_same_time_all_win():
+    # "If more than one player gets a token of each color at the same time, they all win!"
+    three = ["Red", "Purple", "Green"]
+    held = {"Red": ["Red", "Purple"], "Green": ["Green", "Purple"]}
+    answer = S.answer(request(players=three, choices={"Red": 1, "Purple": 2, "Green": 1}, tokens=held))
+    assert answer["winners"] == ["Red", "Green"]
+
+
+def test_rulebook_a_turn_can_pass_with_no_token_collected():
+    # "Players can't get more than one token of any color ... there can be turns where no one collects a token."
+    table_ = S.table(["Ann", "Ben", "Cat"], None, {})
+    first = S.score(table_, [], S.Round(choices={"Ann": 1, "Ben": 1, "Cat": 2}))
+    again = S.score(table_, [first], S.Round(choices={"Ann": 1, "Ben": 1, "Cat": 2}))
+    assert again.points == {"Ann": 0, "Ben": 0, "Cat": 0}
+    assert S.standings(table_, [first, again]).totals == {"Ann": 1, "Ben": 1, "Cat": 1}
+
+
+# --- secrecy of the answers (issue 16) ----------------------------------------------------------
+
+@pytest.mark.parametrize("number", [0, 1, 2, 3, 4])
+def test_the_answer_to_a_pick_is_the_same_whichever_blot_another_seat_picked(number):
+    """What Cat is answered, and then everyone but Ann sees, does not depend on Ann's pick."""
+    outcomes = []
+    for anns in (1, 2, 3):
+        start = play(table(4), {0: anns, 1: 2})
+        try:
+            after = rorschach.apply(start, 2, {"type": "pick", "number": number}, 0)
+        except RuleError as error:
+            outcomes.append(("refused", error.msgid, error.params))
+        else:
+            outcomes.append(("picked", {v: rorschach.view(after, v) for v in (1, 2, 3, HOST, TABLE)}))
+    assert all(outcome == outcomes[0] for outcome in outcomes)
+
+
+def test_the_host_has_no_move_while_the_picks_are_secret():
+    state = play(table(4, speed_rounds="host", rotating_blots="host"), {0: 1})
+    assert rorschach.view(state, HOST)["can"] == []
+    for action in ({"type": "remove_blot", "number": 1}, {"type": "discard_blot", "number": 1},
+                   {"type": "next_round", "round": 2}):
+        first = rorschach.apply(state, 0, {"type": "pick", "number": 2}, 0)
+        try:
+            answers = [rorschach.apply(s, HOST, action, 0) for s in (state, first)]
+        except RuleError as error:
+            with pytest.raises(RuleError) as again:
+                rorschach.apply(first, HOST, action, 0)
+            assert (again.value.msgid, again.value.params) == (error.msgid, error.params)
+        else:
+            assert answers == [state, first]
+
+
+# --- the declared contract ----------------------------------------------------------------------
+
+def test_the_moves_are_declared_with_who_makes_them_and_what_is_secret():
+    models = rorschach.ACTIONS.models
+    assert {k: (m.by, m.secret) for k, m in models.items()} == {
+        "pick": ("seat", True), "next_round": ("host", False),
+        "remove_blot": ("host", False), "discard_blot": ("host", False)}
+    assert rorschach.REVEAL_PHASES == {"reveal", "over"}
+
+
+@pytest.mark.parametrize("action, message", [
+    ({"type": "pick", "number": 1, "pad": "x" * 100}, 'A move of this kind has no "pad".'),
+    ({"type": "pick", "number": 1.0}, "Pick a blot by its number."),
+    ({"type": "pick", "number": "1"}, "Pick a blot by its number."),
+    ({"type": "next_round", "round": True}, "Say which round to start by its number."),
+])
+def test_moves_are_strict_and_bounded(action, message):
+    state = play(table(4), {1: 2})
+    assert refused(state, 0 if action["type"] == "pick" else HOST, action) == message
+
+
+@pytest.mark.parametrize("options", [{"speed_after": 2.0}, {"speed_after": True}, {"speed_after": 11}])
+def test_the_speed_rounds_count_is_a_whole_number_from_1_to_10(options):
+    with pytest.raises(RuleError, match="1 to 10"):
+        normalize_options(rorschach.Options, options)
+
+
+def test_every_option_has_a_title_for_the_lobby_form_and_labels_for_its_choices():
+    for name, info in rorschach.Options.model_fields.items():
+        assert info.title, name
+    schema = rorschach.Options.model_json_schema()["properties"]
+    assert set(schema["speed_rounds"]["labels"]) == {"off", "host", "auto"}
+    assert set(schema["cards"]["labels"]) == {"virtual", "physical"}
+    assert rorschach.player_range(rorschach.Options()) == (3, 8)
+
+
+def test_two_players_cannot_share_a_name():
+    with pytest.raises(RuleError, match="Two players can't have the same name."):
+        rorschach.setup([Player(0, "Ann"), Player(1, "Ann"), Player(2, "Ben")], {}, 1)
+
+
+def test_the_lobby_shows_the_die_each_player_takes_and_the_blots():
+    lobby = rorschach.lobby_view([Player(4, "Ann"), Player(9, "Ben"), Player(2, "Cat")], {})
+    assert lobby["colours"][1] == {"seat": 9, "colour": "blue", "letter": "B", "hex": "#1f77b4"}
+    assert lobby["blots"] == 2

@@ -24,8 +24,8 @@ import requests
 
 from companion import create_app
 from companion.storage import open_store
-from tests.test_server import HeldPoll
-from tests.server import Server
+from tests.server import Server, wait_until
+from tests.test_server import HeldPoll, answered, send
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PG = "postgresql://companion:companion@127.0.0.1:5432/postgres"
@@ -211,7 +211,7 @@ def test_jobs_that_queue_up_share_one_commit_and_a_failing_one_undoes_only_its_o
 
     def slow(tx):  # holds the transaction open while the others queue
         first_inside.set()
-        release.wait(5)
+        release.wait(60)
         tx.append(tx.version() + 1, time.time(), {"n": 0})
 
     def job(n):
@@ -233,15 +233,17 @@ def test_jobs_that_queue_up_share_one_commit_and_a_failing_one_undoes_only_its_o
 
     first = threading.Thread(target=submit, args=(0, slow))
     first.start()
-    assert first_inside.wait(5)
     others = [threading.Thread(target=submit, args=(n, job(n))) for n in (1, 2, 3)]
-    for t in others:
-        t.start()
-    time.sleep(0.3)  # all three are queued behind the open transaction
-    assert outcomes == {}  # and none is answered before its commit
-    release.set()
+    try:
+        assert first_inside.wait(60)
+        for t in others:
+            t.start()
+        wait_until(lambda: len(store._queue) == 3, what="three jobs queued behind the open transaction")
+        assert outcomes == {}  # and none is answered before its commit
+    finally:
+        release.set()
     for t in [first, *others]:
-        t.join(10)
+        t.join(60)
     assert outcomes == {0: None, 1: 1, 2: "refused by the rules", 3: 3}
     assert len(set(shared_by.values())) == 1  # 1, 2 and 3 ran in one transaction
     assert [e.body["n"] for e in store.entries(code)] == [0, 1, 3]
@@ -257,7 +259,7 @@ def run_queued(store, jobs):
 
     def hold(tx):
         inside.set()
-        release.wait(5)
+        release.wait(60)
 
     def submit(n, code, run):
         try:
@@ -267,18 +269,18 @@ def run_queued(store, jobs):
 
     first = threading.Thread(target=submit, args=("hold", "", hold))
     first.start()
-    assert inside.wait(5)
     threads = []
-    for n, (code, job) in enumerate(jobs):
-        threads.append(threading.Thread(target=submit, args=(n, code, job)))
-        threads[-1].start()
-        deadline = time.monotonic() + 5
-        while len(store._queue) < n + 1 and time.monotonic() < deadline:  # queued in this order
-            time.sleep(0.002)
-    assert len(store._queue) == len(jobs)
-    release.set()
+    try:
+        assert inside.wait(60)
+        for n, (code, job) in enumerate(jobs):
+            threads.append(threading.Thread(target=submit, args=(n, code, job)))
+            threads[-1].start()
+            wait_until(lambda: len(store._queue) == n + 1, what=f"job {n} queued")  # queued in this order
+        assert len(store._queue) == len(jobs)
+    finally:
+        release.set()
     for t in [first, *threads]:
-        t.join(10)
+        t.join(60)
     return [outcomes[n] for n in range(len(jobs))]
 
 
@@ -453,19 +455,17 @@ def test_two_servers_on_one_database_behave_as_one(pg_url, tmp_path):
                                 headers={**host, "If-None-Match": r.headers["ETag"]}).status_code == 304
 
         # Both host screens hold a long poll; Ben joined through B and votes through A; each held
-        # poll is answered with the vote within a second (B learns of it by LISTEN/NOTIFY).
-        polls = [HeldPoll(f"{server.url}/api/v1/rooms/{code}", etags[server.url], headers=host)
+        # poll is answered with the vote (B learns of it by LISTEN/NOTIFY), not by running out its
+        # 20 s, which would be a 304.
+        polls = [HeldPoll(server, f"/api/v1/rooms/{code}", etags[server.url], headers=host)
                  for server in (a, b)]
-        for poll in polls:
-            poll.start()
-        time.sleep(0.5)
+        send(*polls)
         assert all(poll.response is None for poll in polls)
         ben = act(a, tokens["Ben"], "vote", position=3)["you"]["seat"]
-        voted_at = time.monotonic()
         for poll in polls:
-            poll.join(timeout=5)
-            assert poll.response.status_code == 200 and ben in poll.response.json()["voted"]
-            assert poll.answered - voted_at < 1.0, f"{poll.url} did not show the vote"
+            response = answered(poll)
+            assert response.status_code == 200, f"{poll.server.url} did not show the vote"
+            assert ben in response.json()["voted"]
 
         act(b, tokens["Cat"], "vote", position=3)
         act(a, tokens["Dan"], "vote", position=3)
@@ -501,7 +501,7 @@ def test_a_leader_stopped_before_it_commits_hands_the_queue_on(tmp_path, monkeyp
     store = open_store(str(tmp_path / "rooms.sqlite3"))
     code = new_code()
     store.create_room(code, "dixit")
-    queued = threading.Event()
+    leading, queued = threading.Event(), threading.Event()
     calls = []
 
     class Stopped(BaseException):
@@ -510,7 +510,8 @@ def test_a_leader_stopped_before_it_commits_hands_the_queue_on(tmp_path, monkeyp
     def settle():
         calls.append(1)
         if len(calls) == 1:  # the first leader: wait for a second job to queue, then be stopped
-            queued.wait(5)
+            leading.set()
+            queued.wait(60)
             raise Stopped
 
     monkeypatch.setattr(cooperative, "settle", settle)
@@ -524,13 +525,15 @@ def test_a_leader_stopped_before_it_commits_hands_the_queue_on(tmp_path, monkeyp
 
     first = threading.Thread(target=submit, args=("first",))
     first.start()
-    while not calls:
-        time.sleep(0.01)
     second = threading.Thread(target=submit, args=("second",))
-    second.start()
-    time.sleep(0.2)  # the second job is queued behind the first leader
-    queued.set()
-    first.join(5)
-    second.join(5)
+    try:
+        assert leading.wait(60)
+        second.start()
+        # the second job is queued behind the first leader, whose own job is still in the queue
+        wait_until(lambda: len(store._queue) == 2, what="the second job queued behind the first leader")
+    finally:
+        queued.set()
+    first.join(60)
+    second.join(60)
     assert outcomes == {"first": "stopped", "second": None}
     assert [e.body["n"] for e in store.entries(code)] == ["second"]

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal, Sequence
 from pydantic import Field
 
 from games.base import (
+    N_,
     Action, Actions, Declared, GameOptions, Name, Player, Reason, Score, Standings, Table, envelope,
     evolve, moves_for, ranking, read_model, read_options, require, sum_points,
 )
@@ -33,7 +34,7 @@ REVEAL_PHASES = frozenset({Phase.REVEALED, Phase.OVER})
 
 class Options(GameOptions):
     game_title = TITLE
-    target: Annotated[int, Field(strict=True, ge=2, le=5, title="Points to win")] = 3
+    target: Annotated[int, Field(strict=True, ge=2, le=5, title=N_("Points to win"))] = 3
 
 
 class Pick(Action):
@@ -49,7 +50,7 @@ class NextRound(Action):
 
     type: Literal["next_round"]
     by = "host"
-    not_yours = "Only the host can start the next round."
+    not_yours = N_("Only the host can start the next round.")
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,7 @@ class ScoreRequest(Declared):
 class SheetOptions(Declared):
     """Points to win."""
 
-    target: Annotated[int, Field(strict=True, ge=2, le=5, title="Points to win")] = 3
+    target: Annotated[int, Field(strict=True, ge=2, le=5, title=N_("Points to win"))] = 3
 
 
 class _Scoring:

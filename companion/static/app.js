@@ -150,7 +150,7 @@
     act(action, button.hasAttribute("data-versioned"));
   });
 
-  // Claims of two cards (3-player Dixit): pick two places on the phone, then send them together.
+  // Claims of several places (a game where one player lays two cards): pick them, then send them together.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-pick]");
     if (!button) return;
@@ -171,6 +171,12 @@
       else options[el.name] = el.value === "" ? null : el.value;
     });
     act({ type: "options", options: options });
+  });
+
+  // A form of the live screens (options, a typed word, a guess) is sent by the scripts, never as
+  // a page: Enter must not submit it (no inline handler: the security policy runs no inline script).
+  document.addEventListener("submit", function (event) {
+    if (!event.target.hasAttribute("action")) event.preventDefault();
   });
 
   function wake() {

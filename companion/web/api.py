@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import time
 
-from flask import Blueprint, current_app, jsonify, request, url_for
+from flask import Blueprint, current_app, jsonify, render_template, request, url_for
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from games.base import HOST, RuleError
 
@@ -16,6 +17,7 @@ from flask_babel import gettext, lazy_gettext
 from companion.web import identity
 from companion import jsonio
 from companion.web.i18n import LANGUAGES, browser_language, say
+from companion.web.layers import MAX_BODY
 from companion.live.polling import etag
 from companion.rooms.entries import SERVER_ENTRIES
 from companion.rooms.room import new_token, token_hash
@@ -43,6 +45,14 @@ def _api_error(error: ApiError):
     return jsonify(error=str(error.sentence), **error.extra), error.status
 
 
+@bp.app_errorhandler(RequestEntityTooLarge)
+def _too_long(error):
+    sentence = gettext("That request is too long to be an action at this table.")
+    if request.path.startswith("/api/"):
+        return jsonify(error=sentence), 413
+    return render_template("message.html", title=gettext("Too long"), message=sentence), 413
+
+
 @bp.errorhandler(RuleError)
 def _rule_error(error: RuleError):
     return jsonify(error=say(error)), 400
@@ -63,7 +73,6 @@ def no_room_sentence(code: str) -> str:
     return gettext("There is no room with the code %(code)s. Check the code on the host screen.", code=code)
 
 
-MAX_BODY = 1 << 20  # bytes: a Doodles drawing, the largest action, is at most 200,000 characters
 
 
 def json_body(environ: dict | None = None) -> dict:

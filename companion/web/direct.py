@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 import sys
 
+from werkzeug.exceptions import RequestEntityTooLarge
+
 from companion.web import api
 
 PATH = re.compile(r"^/api/v1/rooms/(?P<code>[^/]+)(?P<actions>/actions)?$")
@@ -53,12 +55,17 @@ class Direct:
         start_response("200 OK", api.view_headers(room) + [("Content-Length", str(len(body)))])
         return [b"" if method == "HEAD" else body]
 
-    def _refused(self, environ, start_response):
-        """The answer of the Flask app's error handlers to the exception being handled."""
+    def _refused(self, environ, start_response, error: BaseException | None = None):
+        """The answer of the Flask app's error handlers to ``error`` (default: the exception being
+        handled)."""
         flask = self.flask
         with flask.request_context(environ):
             try:
-                response = flask.finalize_request(flask.handle_user_exception(sys.exc_info()[1]))
-            except Exception as error:  # no handler for it: a bug, logged and answered 500
-                response = flask.handle_exception(error)
+                response = flask.finalize_request(flask.handle_user_exception(error or sys.exc_info()[1]))
+            except Exception as bug:  # no handler for it: a bug, logged and answered 500
+                response = flask.handle_exception(bug)
             return response(environ, start_response)
+
+    def too_long(self, environ, start_response):
+        """A body over the limit, refused by the Flask app's handler of 413 (web/layers.py)."""
+        return self._refused(environ, start_response, RequestEntityTooLarge())

@@ -5,7 +5,8 @@ Every game's options, moves and scoring request are its engine's declared models
 the room's own actions are ``companion/rooms/entries.py``'s, and the view is the envelope every game
 gives (``games.base.envelope``); so what the document says a request may hold is what the server
 accepts, and a game added to ``games.GAMES`` is documented with no change here. Schemas are named
-per game (``DixitVote``), since games share move names with different fields.
+per game (a game called ``high-card`` has ``HighCardVote``), since games share move names with
+different fields.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def _ref(name: str) -> dict:
 
 
 def schema_name(game: str) -> str:
-    """``rorschach-teams`` -> ``RorschachTeams``: the prefix of a game's schema names."""
+    """``high-card`` -> ``HighCard``: the prefix of a game's schema names."""
     return "".join(part.capitalize() for part in game.replace("_", "-").split("-"))
 
 

@@ -8,10 +8,11 @@ render and every update come from the same template.
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import segno
 from flask import (Blueprint, Response, abort, current_app, redirect, render_template, request,
-                   url_for)
+                   send_from_directory, url_for)
 
 from games import GAMES
 from games.base import HOST, RuleError
@@ -154,6 +155,16 @@ def phone(code):
 @bp.get("/p/<code>/live")
 def phone_live(code):
     return _live_fragment(code, "seat", "phone_live.html")
+
+
+@bp.get("/games/<game>/static/<path:filename>")
+def game_asset(game, filename):
+    """A game's own scripts and styles, kept beside its templates (``templates/games/<game>/static/``)."""
+    if game not in GAMES:
+        abort(404)
+    folder = Path(current_app.template_folder) / "games" / game / "static"
+    response = send_from_directory(folder, filename, max_age=3600)
+    return response
 
 
 @bp.get("/blots/<int:number>.svg")
