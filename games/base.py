@@ -577,20 +577,3 @@ class Engine(Protocol):
 
     def lobby_view(self, players: Sequence[Player], options: Any) -> dict: ...
 
-
-# --- kept while the engines move to the contract above (removed once none uses them) -----------
-
-
-def player_list(players) -> list[dict]:
-    """The public list of players as views give it (scores filled in by the caller)."""
-    return [{"seat": p.seat, "name": p.name} for p in players]
-
-
-def check_names(players, title: str, least: int, most: int) -> list[str]:
-    """Players given by name (the score-only helper), or a RuleError saying what is wrong."""
-    require(isinstance(players, (list, tuple)) and all(isinstance(p, str) and p for p in players),
-            "The players must be a list of names in seating order.")
-    require(len(set(players)) == len(players), "Each player must have a different name.")
-    require(least <= len(players) <= most, "%(game)s needs %(least)s to %(most)s players.",
-            game=title, least=least, most=most)
-    return list(players)

@@ -95,7 +95,7 @@ from pydantic import Field
 
 from games import content
 from games.base import (
-    HOST, LIMIT, TABLE, Action, Actions, Bool, Declared, Exactly, GameOptions, Int, Name, Player, Reason,
+    HOST, LIMIT, TABLE, Action, Actions, Bool, Declared, Exactly, GameOptions, Int, N_, Name, Player, Reason,
     RuleError, Say, Score, Standings, Table, TieBreak, envelope, evolve, is_number, moves_for,
     read_model, read_options, require, rng_for, seat_of, sum_points,
 )
@@ -147,19 +147,16 @@ Rounds = Annotated[int, Field(strict=True, ge=1, le=MAX_ROUNDS),
                    Say("The number of rounds must be a whole number from 1 to 20.")]
 TieBreakRule = Annotated[Literal["doodles_guessed", "right_guesses"],
                          Say('The tie-break is either "doodles_guessed" or "right_guesses".')]
-TIE_BREAK_LABELS: dict[str, Any] = {
-    "doodles_guessed": "The artist whose doodles were guessed most often (as the app always played it)",
-    "right_guesses": "The player who guessed right most often",
-}
 
 
 def _rounds_field() -> Any:
-    return Field(RULEBOOK_ROUNDS, title="Rounds", description="The rulebook plays 8.")
+    return Field(RULEBOOK_ROUNDS, title=N_("Rounds"), description=N_("The rulebook plays 8 rounds."))
 
 
 def _tie_break_field() -> Any:
-    return Field("doodles_guessed", title="On a tie, the most guessed doodles: whose?",
-                 json_schema_extra={"labels": TIE_BREAK_LABELS})
+    return Field("doodles_guessed", title=N_("On a tie, the most guessed doodles: whose?"), json_schema_extra={
+        "labels": {"doodles_guessed": N_("The artist whose doodles were guessed most often (as the app always played it)"),
+                   "right_guesses": N_("The player who guessed right most often")}})
 
 
 class Options(GameOptions):
@@ -170,18 +167,18 @@ class Options(GameOptions):
     rounds: Rounds = _rounds_field()
     subject_cards: Annotated[Literal["virtual", "physical"],
                              Say("Subject cards are either “virtual” (dealt by the app) or “physical” (from the box).")] = Field(
-        "virtual", title="Subject cards", json_schema_extra={"labels": {
-            "virtual": "Virtual: the app deals them",
-            "physical": "Physical: from the box (type the words, or play with the numbers only)"}})
+        "virtual", title=N_("Subject cards"), json_schema_extra={"labels": {
+            "virtual": N_("Virtual: the app deals them"),
+            "physical": N_("Physical: from the box (type the words, or use numbers only)")}})
     doodle_on_phone: Annotated[Bool, Say("Doodling on the phone is either on or off.")] = Field(
-        False, title="Doodle on the phones' screens instead of paper")
+        False, title=N_("Doodle on the phones' screens instead of paper"))
     timer_seconds: Annotated[int, Field(strict=True, ge=10, le=300),
                              Say("The hourglass must run for a whole number of seconds from 10 to 300.")] = Field(
-        30, title="Seconds on the hourglass", description="The rulebook's hourglass runs for 30.")
+        30, title=N_("Hourglass"))
     language: Annotated[Literal["en", "it", "pl"],
                         Say("The cards are available in English, Italian and Polish.")] = Field(
-        "en", title="Language of the virtual cards",
-        json_schema_extra={"labels": {"en": "English", "it": "Italiano", "pl": "Polski"}})
+        "en", title=N_("Language of the virtual cards"),
+        json_schema_extra={"labels": {"en": N_("English"), "it": N_("Italiano"), "pl": N_("Polski")}})
     tie_break: TieBreakRule = _tie_break_field()
 
 
@@ -196,7 +193,7 @@ class StartTimer(Action):
 
     type: Literal["start_timer"]
     by = "host"
-    not_yours = "Only the host screen can start the hourglass."
+    not_yours = N_("Only the host screen can start the hourglass.")
 
 
 class PauseTimer(Action):
@@ -204,7 +201,7 @@ class PauseTimer(Action):
 
     type: Literal["pause_timer"]
     by = "host"
-    not_yours = "Only the host screen can pause the hourglass."
+    not_yours = N_("Only the host screen can pause the hourglass.")
 
 
 class ResumeTimer(Action):
@@ -212,7 +209,7 @@ class ResumeTimer(Action):
 
     type: Literal["resume_timer"]
     by = "host"
-    not_yours = "Only the host screen can resume the hourglass."
+    not_yours = N_("Only the host screen can resume the hourglass.")
 
 
 class RestartTimer(Action):
@@ -220,7 +217,7 @@ class RestartTimer(Action):
 
     type: Literal["restart_timer"]
     by = "host"
-    not_yours = "Only the host screen can restart the hourglass."
+    not_yours = N_("Only the host screen can restart the hourglass.")
 
 
 class PencilsDown(Action):
@@ -228,7 +225,7 @@ class PencilsDown(Action):
 
     type: Literal["pencils_down"]
     by = "host"
-    not_yours = "Only the host screen can call pencils down."
+    not_yours = N_("Only the host screen can call pencils down.")
 
 
 class SubjectCard(Action):
@@ -238,7 +235,7 @@ class SubjectCard(Action):
     words: Annotated[list[Annotated[str, Field(strict=True, max_length=WORD_FIELD_CHARS)]], Field(max_length=3),
                      Say("Type the three words of the subject card.")] = Field(default_factory=list)
     by = "host"
-    not_yours = "Only the host screen can set the subject card."
+    not_yours = N_("Only the host screen can set the subject card.")
 
 
 class Doodle(Action):
@@ -248,7 +245,7 @@ class Doodle(Action):
     type: Literal["doodle"]
     doodle: Annotated[str, Field(strict=True, max_length=DOODLE_FIELD_CHARS), Say("Send the doodle as a drawing.")]
     by = "seat"
-    not_yours = "Only a player can doodle."
+    not_yours = N_("Only a player can doodle.")
 
 
 class Vote(Action):
@@ -258,7 +255,7 @@ class Vote(Action):
     artist: SeatNumber
     subject: Annotated[Literal[1, 2, 3], Exactly, Say("A vote is 1, 2 or 3.")]
     by = "seat"
-    not_yours = "Only a player can vote."
+    not_yours = N_("Only a player can vote.")
     secret = True
 
 
@@ -268,7 +265,7 @@ class Reveal(Action):
     type: Literal["reveal"]
     artist: SeatNumber | None = None
     by = "host"
-    not_yours = "Only the host screen can reveal the doodles."
+    not_yours = N_("Only the host screen can reveal the doodles.")
 
 
 class NextRound(Action):
@@ -277,7 +274,7 @@ class NextRound(Action):
     type: Literal["next_round"]
     round: Annotated[Int, Say("Say which round to start.")] | None = None
     by = "host"
-    not_yours = "Only the host screen can start the next round."
+    not_yours = N_("Only the host screen can start the next round.")
 
 
 @dataclass(frozen=True)
@@ -794,9 +791,8 @@ def _word(rnd: Round, subject: int) -> str | None:
     return rnd.subject_card[subject - 1] if rnd.subject_card else None
 
 
-def _entries(players: Sequence[Player], rnd: Round, score: Score, reasons: bool) -> list[dict]:
-    """The doodles revealed so far, each with its votes and its points (from ``score``), and, with
-    ``reasons``, why (the reveal in play explains itself; the history keeps the points)."""
+def _entries(players: Sequence[Player], rnd: Round, score: Score) -> list[dict]:
+    """The doodles revealed so far, each with its votes, its points and why (from ``score``)."""
     tokens = dict(rnd.subject_tokens)
     cast = {(voter, artist): number for voter, artist, number in rnd.votes}
     why: dict[str, list[Reason]] = {p.name: [] for p in players}  # by artist
@@ -813,7 +809,7 @@ def _entries(players: Sequence[Player], rnd: Round, score: Score, reasons: bool)
                 vote = cast[(voter.seat, artist.seat)]
                 votes.append({"voter": voter.seat, "name": voter.name, "subject": vote, "right": vote == subject,
                               "points": voter_points[voter.name]})
-        entry = {
+        entries.append({
             "artist": artist.seat,
             "name": artist.name,
             "subject": subject,
@@ -821,10 +817,8 @@ def _entries(players: Sequence[Player], rnd: Round, score: Score, reasons: bool)
             "votes": votes,
             "guessed": score.facts["guessed"][artist.name],
             "artist_points": sum(r.points for r in mine if r.rule in ARTIST_RULES),
-        }
-        if reasons:
-            entry["reasons"] = [r.as_json() for r in mine]
-        entries.append(entry)
+            "reasons": [r.as_json() for r in mine],
+        })
     return entries
 
 
@@ -842,11 +836,9 @@ def view(state: State, viewer: Any) -> dict:
     names = [p.name for p in state.players]
     guessed, right = _tally(names, scores, "guessed"), _tally(names, scores, "right_guesses")
     done_doodling = phase in (Phase.VOTE, Phase.REVEAL, Phase.SCORES, Phase.OVER)
-    facts = {}
-    for p in state.players:
-        cast = sum(1 for v, _, _ in rnd.votes if v == p.seat)
-        facts[p.seat] = {"guessed": guessed[p.name], "right_guesses": right[p.name],
-                         "votes_cast": cast, "voted": cast == n - 1}
+    cast = Counter(voter for voter, _, _ in rnd.votes)
+    facts = {p.seat: {"guessed": guessed[p.name], "right_guesses": right[p.name],
+                      "votes_cast": cast[p.seat], "voted": cast[p.seat] == n - 1} for p in state.players}
     details: dict[str, Any] = {
         "round": rnd.number,
         "rounds": state.options.rounds,
@@ -866,13 +858,14 @@ def view(state: State, viewer: Any) -> dict:
                     if state.options.doodle_on_phone and done_doodling else None),
         "reveal": {
             "order": [p.seat for p in state.players],
-            "revealed": _entries(state.players, rnd, current, reasons=True),
+            "revealed": _entries(state.players, rnd, current),
             "next_artist": state.players[rnd.revealed].seat if phase is Phase.REVEAL and rnd.revealed < n else None,
         },
         "round_points": _points_list(state.players, current),
+        # Past rounds by their points only: every past vote in every view made each view grow
+        # round by round, and no screen showed them.
         "history": [
             {"round": past.number, "subject_card": list(past.subject_card) or None,
-             "reveal": _entries(state.players, past, score, reasons=False),
              "points": _points_list(state.players, score)}
             for past, score in zip(state.history, scores)
         ],
@@ -886,7 +879,7 @@ def view(state: State, viewer: Any) -> dict:
             "word": _word(rnd, subject),
             "votes": [{"artist": p.seat, "name": p.name, "subject": rnd.vote(me, p.seat)}
                       for p in state.players if p.seat != me],
-            "voted": _all_voted(state, rnd, me),
+            "voted": cast[me] == n - 1,
             "doodle": rnd.doodle(me) if state.options.doodle_on_phone else None,
         }
     over = phase is Phase.OVER

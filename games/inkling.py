@@ -136,10 +136,10 @@ class Options(GameOptions):
 
     game_title = TITLE
 
-    ink_cards: InkCards = Field("physical", title="Ink (letter) cards", json_schema_extra={
-        "labels": {"physical": "Physical: from the box", "virtual": "Virtual: the app deals each phone a hand"}})
-    language: Language = Field("en", title="Language of the cards", json_schema_extra={
-        "labels": {"en": "English", "it": "Italiano", "pl": "Polski"}})
+    ink_cards: InkCards = Field("physical", title=N_("Ink (letter) cards"), json_schema_extra={
+        "labels": {"physical": N_("Physical: from the box"), "virtual": N_("Virtual: the app deals each phone a hand")}})
+    language: Language = Field("en", title=N_("Language of the cards"), json_schema_extra={
+        "labels": {"en": N_("English"), "it": N_("Italiano"), "pl": N_("Polski")}})
 
 
 OPTIONS = Options().model_dump()  # the defaults

@@ -133,22 +133,22 @@ class Options(GameOptions):
 
     cards: Annotated[Literal["virtual", "physical"],
                      Say("The option cards must be one of: virtual, physical.")] = Field(
-        "virtual", title="Cards", json_schema_extra={"labels": {
-            "virtual": "Virtual: the app deals the questions and shows numbered inkblots",
-            "physical": "Physical: the box's cards on the table; the host confirms each new question"}})
+        "virtual", title=N_("Cards"), json_schema_extra={"labels": {
+            "virtual": N_("Virtual: the app deals the questions and shows numbered inkblots"),
+            "physical": N_("Physical: the box's cards on the table; the host confirms each new question")}})
     speed_rounds: Annotated[Mode, Say("The option speed_rounds must be one of: off, host, auto.")] = Field(
-        "off", title="Speed rounds (remove a blot after rounds without a token)", json_schema_extra={"labels": {
-            "off": "Off", "host": "On: the table chooses the blot on the host screen",
-            "auto": "On: a blot chosen by chance"}})
+        "off", title=N_("Speed rounds (remove a blot after rounds without a token)"), json_schema_extra={"labels": {
+            "off": N_("Off"), "host": N_("On: the table chooses the blot on the host screen"),
+            "auto": N_("On: a blot chosen by chance")}})
     speed_after: Annotated[int, Field(strict=True, ge=1, le=10),
                            Say("Speed rounds start after 1 to 10 rounds without a token.")] = Field(
-        2, title="Speed rounds start after this many rounds in a row without a token")
+        2, title=N_("Speed rounds start after this many rounds in a row without a token"))
     rotating_blots: Annotated[Mode, Say("The option rotating_blots must be one of: off, host, auto.")] = Field(
-        "off", title="Rotating blots (one blot replaced after every round)", json_schema_extra={"labels": {
-            "off": "Off", "host": "On: the table chooses on the host screen", "auto": "On: chosen by chance"}})
+        "off", title=N_("Rotating blots (one blot replaced after every round)"), json_schema_extra={"labels": {
+            "off": N_("Off"), "host": N_("On: the table chooses on the host screen"), "auto": N_("On: chosen by chance")}})
     language: Annotated[Language, Say("The cards are available in English, Italian and Polish.")] = Field(
-        "en", title="Language of the question cards", json_schema_extra={"labels": {
-            "en": "English", "it": "Italiano", "pl": "Polski"}})
+        "en", title=N_("Language of the question cards"), json_schema_extra={"labels": {
+            "en": N_("English"), "it": N_("Italiano"), "pl": N_("Polski")}})
 
 
 OPTIONS = Options().model_dump()  # the defaults
@@ -757,7 +757,7 @@ class SheetOptions(Declared):
 
     colours: Annotated[list[Colour], Field(max_length=MAX_PLAYERS),
                        Say("Give each player one of the dice colours.")] | None = Field(
-        None, title="Each player's die, in seating order", json_schema_extra={
+        None, title=N_("Each player's die, in seating order"), json_schema_extra={
             "labels": {c[0]: c[0].capitalize() for c in COLOURS},
             "dice": {c[0]: {"letter": c[1], "hex": c[2]} for c in COLOURS}})
 

@@ -323,18 +323,18 @@ class Options(GameOptions):
     game_title = TITLE
 
     cards: Annotated[Literal["virtual", "physical"], Say("The option cards must be one of: virtual, physical.")] = Field(
-        "virtual", title="Cards", json_schema_extra={"labels": {
-            "virtual": "Virtual: the app deals 3 words and 4 numbered inkblots each round",
-            "physical": "Physical: the box's cards on the table; screens show labelled slots (A–C, 1–4)"}})
+        "virtual", title=N_("Cards"), json_schema_extra={"labels": {
+            "virtual": N_("Virtual: the app deals 3 words and 4 numbered inkblots each round"),
+            "physical": N_("Physical: the box's cards on the table; screens show labelled slots (A–C, 1–4)")}})
     first_test_team: Annotated[TeamName, Say("The first test team is black or white.")] = Field(
-        "black", title="Team testing first", json_schema_extra={"labels": {"black": "Black", "white": "White"}})
+        "black", title=N_("Team testing first"), json_schema_extra={"labels": {"black": N_("Black"), "white": N_("White")}})
     teams: Annotated[Teams | None, BeforeValidator(_teams_option),
                      Say("The teams option lists the seats of black and of white.")] = Field(
-        None, title="Teams (the seats of each; none: balanced by seat order)",
+        None, title=N_("Teams (the seats of each; none: balanced by seat order)"),
         json_schema_extra={"hidden": True})  # set by the lobby's team panel, not a field of the options form
     language: Annotated[Language, Say("The cards are available in English, Italian and Polish.")] = Field(
-        "en", title="Language of the word cards", json_schema_extra={"labels": {
-            "en": "English", "it": "Italiano", "pl": "Polski"}})
+        "en", title=N_("Language of the word cards"), json_schema_extra={"labels": {
+            "en": N_("English"), "it": N_("Italiano"), "pl": N_("Polski")}})
 
 
 OPTIONS = Options().model_dump()  # the defaults
@@ -369,7 +369,7 @@ class Match(Action):
     matching: Annotated[dict[ImageSlot, WordText], Field(max_length=len(IMAGE_SLOTS)),
                         Say("Match each visible image to a word.")] | None = None
     by = "seat"
-    not_yours = "Only the test subject matches the images; the host screen cannot."
+    not_yours = N_("Only the test subject matches the images; the host screen cannot.")
     secret = True
 
 
@@ -933,7 +933,7 @@ class SheetOptions(Declared):
     """A score sheet's options."""
 
     first_test_team: Annotated[TeamName, Say("The first test team is black or white.")] = Field(
-        "black", title="Team testing first", json_schema_extra={"labels": {"black": "Black", "white": "White"}})
+        "black", title=N_("Team testing first"), json_schema_extra={"labels": {"black": N_("Black"), "white": N_("White")}})
 
 
 ImageName = Literal["1", "2", "3", "4"]  # the image slots, as the round form names them

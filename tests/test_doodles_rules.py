@@ -632,6 +632,173 @@ def test_the_host_and_table_views_carry_no_subject_of_an_unrevealed_artist():
         assert view["reveal"]["revealed"] == []
 
 
+def answers(state, actors, observers, now=100.0):
+    """What every move of ``actors`` (and the host) is answered: its refusal (sentence and values),
+    or what each observer then sees."""
+    seats = [p.seat for p in state.players]
+    moves = [(HOST, {"type": kind}) for kind in
+             ("start_timer", "pause_timer", "resume_timer", "restart_timer", "pencils_down", "reveal", "next_round")]
+    moves += [(HOST, {"type": "reveal", "artist": a}) for a in seats]
+    moves += [(HOST, {"type": "subject_card", "words": ["a", "b", "c"]})]
+    for actor in actors:
+        moves += [(actor, {"type": "vote", "artist": a, "subject": k}) for a in seats for k in (1, 2, 3)]
+        moves += [(actor, {"type": "doodle", "doodle": "M1 1"})]
+    out = []
+    for actor, move in moves:
+        try:
+            after = doodles.apply(state, actor, move, now)
+        except RuleError as refusal:
+            out.append(("refused", refusal.msgid, refusal.params))
+        else:
+            out.append(("done", [doodles.view(after, v) for v in observers]))
+    return out
+
+
+def positions_of_a_round(state):
+    """The round at each point before the last artist (Dee) is revealed."""
+    yield state
+    state = act(state, HOST, 0.0, type="start_timer")
+    yield state
+    yield act(state, HOST, 10.0, type="pause_timer")
+    state = act(state, HOST, 30.0, type="pencils_down")
+    yield state
+    state = vote_all(state, {"Ann": {"Ben": 1, "Cai": 2}, "Ben": {"Ann": 3, "Dee": 1}})
+    yield state
+    state = vote_all(state, {**everyone_votes(NAMES[:4], 2), "Ann": {"Ben": 1, "Cai": 2, "Dee": 3}})
+    yield state
+    for _ in range(3):
+        state = act(state, HOST, type="reveal")
+        yield state
+
+
+def test_no_answer_depends_on_another_seats_subject_token_before_its_reveal():
+    # Issue 16 §1, checked for Doodles: the same requests get the same answers (refusals included)
+    # whichever number Dee holds, until Dee's doodle is revealed.
+    dee = seat("Dee")
+    others = [s for s in SEATS[:4] if s != dee]
+    observers = [TABLE, HOST, *others]
+    one = list(positions_of_a_round(game(tokens=(1, 2, 3, 1), doodle_on_phone=True, subject_cards="physical")))
+    two = list(positions_of_a_round(game(tokens=(1, 2, 3, 3), doodle_on_phone=True, subject_cards="physical")))
+    for a, b in zip(one[:-1], two[:-1]):
+        assert answers(a, others, observers) == answers(b, others, observers)
+    # With Dee next, every answer but the reveal of Dee's token is still the same.
+    last_a = [x for x in answers(one[-1], others, observers) if x[0] == "refused"]
+    last_b = [x for x in answers(two[-1], others, observers) if x[0] == "refused"]
+    assert last_a == last_b
+
+
+def test_no_answer_depends_on_another_seats_vote_before_the_artist_is_revealed():
+    # Ann's vote on Dee's doodle: 3 or 1. Nobody else's requests are answered differently.
+    ann = seat("Ann")
+    others = [s for s in SEATS[:4] if s != ann]
+    observers = [TABLE, HOST, *others]
+    votes = everyone_votes(NAMES[:4], 2)
+    a = vote_all(to_vote(game(tokens=(1, 2, 3, 1))), {"Ann": {"Dee": 3}})
+    b = vote_all(to_vote(game(tokens=(1, 2, 3, 1))), {"Ann": {"Dee": 1}})
+    assert answers(a, others, observers) == answers(b, others, observers)
+    a = vote_all(a, {**votes, "Ann": {"Ben": 2, "Cai": 2}})
+    b = vote_all(b, {**votes, "Ann": {"Ben": 2, "Cai": 2}})
+    for _ in range(3):  # Ann, Ben and Cai revealed; Dee's votes still hidden
+        assert answers(a, others, observers) == answers(b, others, observers)
+        a, b = act(a, HOST, type="reveal"), act(b, HOST, type="reveal")
+    assert doodles.view(a, TABLE)["reveal"]["next_artist"] == seat("Dee")
+
+
+def test_the_moves_are_declared_with_who_makes_them_and_which_are_secret():
+    models = doodles.ACTIONS.models
+    assert set(models) == {"start_timer", "pause_timer", "resume_timer", "restart_timer", "pencils_down",
+                           "subject_card", "doodle", "vote", "reveal", "next_round"}
+    assert {k for k, m in models.items() if m.by == "seat"} == {"doodle", "vote"}
+    assert {k for k, m in models.items() if m.secret} == {"vote"}  # a doodle is shown at the vote
+    for kind, model in models.items():
+        assert model.__doc__ and model.not_yours.endswith(".")
+        if model.by == "host":
+            assert model.not_yours.startswith("Only the host screen can ")
+
+
+def test_every_field_of_a_move_is_bounded_and_strict():
+    state = to_vote(game(doodle_on_phone=True, subject_cards="physical"))
+    refused(state, seat("Ann"), 100.0, match="Say which player", type="vote", artist=True, subject=1)
+    refused(state, seat("Ann"), 100.0, match="Say which player", type="vote", artist=2.0, subject=1)
+    refused(state, seat("Ann"), 100.0, match="A vote is 1, 2 or 3", type="vote", artist=seat("Ben"), subject=2.0)
+    refused(state, seat("Ann"), 100.0, match='A move of this kind has no "pad"', type="vote", artist=seat("Ben"),
+            subject=1, pad="x" * 1000)
+    fresh = game(subject_cards="physical")
+    refused(fresh, HOST, match="Type the three words", type="subject_card", words=["a", "b", "c", "d"])
+    refused(fresh, HOST, match="Type the three words", type="subject_card", words=["a", "b", 3])
+    refused(fresh, HOST, match="at most 40 characters", type="subject_card", words=["a", "b", "c" * 41])
+    assert act(fresh, HOST, type="subject_card", words=["a", "b", "c  " + " " * 100]).current.subject_card == ("a", "b", "c")
+    running = act(game(doodle_on_phone=True), HOST, 0.0, type="start_timer")
+    refused(running, seat("Ann"), 1.0, match="too large to keep", type="doodle", doodle="M" * 200_001)
+    refused(running, seat("Ann"), 1.0, match="Send the doodle as a drawing", type="doodle", doodle=["M0 0"])
+    assert doodles.Doodle.model_fields["doodle"].metadata  # a bound on what is even read
+    refused(running, HOST, match="Say which round", type="next_round", round="2")
+
+
+def test_every_refusal_is_one_literal_sentence_babel_can_extract():
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(doodles))
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)
+             and getattr(node.func, "id", None) in ("require", "RuleError", "Say")]
+    assert len(calls) > 50
+    for call in calls:
+        position = 1 if call.func.id == "require" else 0
+        sentence = call.args[position]
+        assert isinstance(sentence, ast.Constant) and isinstance(sentence.value, str), ast.unparse(call)
+        text = sentence.value
+        assert (text[:1].isupper() or text.startswith("%(")) and text.endswith((".", "?", "!")), text
+    for model in doodles.ACTIONS.models.values():
+        assert "{" not in model.not_yours
+
+
+@pytest.mark.parametrize("phase, host, seat_can", [
+    ("subject", ["start_timer"], []),
+    ("doodle", ["pause_timer", "pencils_down", "restart_timer"], ["vote"]),
+    ("paused", ["pencils_down", "restart_timer", "resume_timer"], []),
+    ("vote", ["restart_timer"], ["vote"]),
+    ("voted", [], ["vote"]),
+    ("reveal", ["reveal"], []),
+    ("scores", ["next_round"], []),
+])
+def test_each_view_says_which_moves_its_viewer_can_make(phase, host, seat_can):
+    state = game()
+    steps = {
+        "doodle": lambda s: act(s, HOST, 0.0, type="start_timer"),
+        "paused": lambda s: act(act(s, HOST, 0.0, type="start_timer"), HOST, 5.0, type="pause_timer"),
+        "vote": to_vote,
+        "voted": lambda s: vote_all(to_vote(s), {"Ann": {"Ben": 1}}),
+        "reveal": lambda s: vote_all(to_vote(s), everyone_votes(NAMES[:4])),
+        "scores": lambda s: reveal_all(vote_all(to_vote(s), everyone_votes(NAMES[:4]))),
+    }
+    state = steps.get(phase, lambda s: s)(state)
+    assert doodles.view(state, HOST)["can"] == host
+    assert doodles.view(state, seat("Ben"))["can"] == seat_can
+    assert doodles.view(state, TABLE)["can"] == []
+
+
+def test_a_phone_may_doodle_only_while_the_hourglass_runs():
+    state = act(game(doodle_on_phone=True), HOST, 0.0, type="start_timer")
+    assert doodles.view(state, seat("Ann"))["can"] == ["doodle", "vote"]
+    paused = act(state, HOST, 5.0, type="pause_timer")
+    assert doodles.view(paused, seat("Ann"))["can"] == []
+
+
+def test_the_running_totals_are_the_standings_of_the_rounds_so_far():
+    state = vote_all(to_vote(game(tokens=(1, 2, 3, 1))), everyone_votes(NAMES[:4], 1))
+    for revealed in range(1, 5):
+        state = act(state, HOST, type="reveal")
+        view = doodles.view(state, TABLE)
+        assert view["standings"]["totals"] == scores(state)
+        assert view["standings"]["over"] is False and len(view["reveal"]["revealed"]) == revealed
+        if revealed < 4:  # the round in play is not yet scored to its end
+            assert view["standings"]["next"] == {"round": 1, "first_player": "Ann"}
+    assert view["phase"] == "scores"
+    assert doodles.view(state, TABLE)["standings"]["next"] == {"round": 2, "first_player": "Ann"}
+    assert doodles.view(state, TABLE)["standings"]["rounds_total"] == 8
+
+
 # --- illegal and repeated actions ---------------------------------------------------------------
 
 

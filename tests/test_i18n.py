@@ -252,8 +252,8 @@ def test_a_dixit_score_sheet_speaks_italian(client):
     page = client.get(url).text
     assert "Narratore" in page and "Chi ha votato quale carta?" in page and "Calcola il round 1" in page
     assert "Who voted" not in page
-    data = {"storyteller": "0", "card0": "1", "card1": "2", "card2": "3", "card3": "4",
-            "vote1": "1", "vote2": "2", "vote3": "1",
+    data = {"storyteller": "@0", "cards.@0": "1", "cards.@1": "2", "cards.@2": "3", "cards.@3": "4",
+            "votes.@1": "1", "votes.@2": "2", "votes.@3": "1",
             "version": re.search(r'name="version" value="(\d+)"', page).group(1)}
     assert client.post(url + "/rounds", data=data).status_code == 303
     page = client.get(url).text

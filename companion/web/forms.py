@@ -162,6 +162,8 @@ def option_fields(model: type) -> list[dict]:
             continue  # lists and texts are set by a game's own template
         fields.append({
             "name": name, "title": node.get("title", name), "kind": kind, "default": node.get("default"),
+            "min": next((b.get("minimum") for b in branches if "minimum" in b), None),
+            "max": next((b.get("maximum") for b in branches if "maximum" in b), None),
             "choices": [{"value": c, "label": labels.get("null" if c is None else str(c))} for c in choices],
             "integer": "integer" in kinds, "help": node.get("description"),
         })

@@ -20,7 +20,7 @@ from games.inkblots import inkblot_svg
 
 from flask_babel import get_locale, gettext
 
-from companion.web import identity
+from companion.web import forms, identity
 from companion.web.i18n import browser_language, say
 from companion.web.api import join_url, no_room_sentence, normal_code
 from companion.rooms.room import new_token, token_hash
@@ -73,6 +73,7 @@ def host_key(code, token):
 
 def _live_context(room, viewer):
     context = {"room": room, "v": rooms().view(room, viewer), "viewer": viewer,
+               "option_fields": forms.option_fields(room.engine.Options) if not room.started else [],
                "join_url": join_url(room.code), "poll_ms": current_app.config["POLL_MS"],
                "poll_wait": current_app.config["POLL_WAIT"]}
     if viewer == HOST:
