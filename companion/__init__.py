@@ -13,7 +13,7 @@ from companion.config import database_target, instance_folder
 from companion.web import api
 from companion.web import health
 from companion.scoresheet import pages as helper_pages
-from companion.web import i18n
+from companion.web import i18n, limits
 from companion import jsonio
 from companion.web import openapi
 from companion.web import pages
@@ -69,6 +69,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         # How long a screen's poll may be held waiting for a change (long polling; 0: short polling).
         POLL_WAIT=int(os.environ.get("COMPANION_POLL_WAIT", "20")),
         PUBLIC_URL=os.environ.get("COMPANION_PUBLIC_URL"),
+        # The Host headers this server answers to (comma-separated; unset: any, with links built
+        # from PUBLIC_URL, which the companion command always sets).
+        TRUSTED_HOSTS=[h.strip() for h in os.environ.get("COMPANION_TRUSTED_HOSTS", "").split(",") if h.strip()]
+        or None,
     )
     if test_config:
         app.config.update(test_config)
@@ -86,7 +90,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     i18n.init_app(app)
     # The one way in (web/layers.py): every request, whichever part answers it, passes Layers.
     direct = Direct(app.wsgi_app, app, app.extensions["rooms"])
-    app.wsgi_app = Layers(NotModified(direct, app.extensions["rooms"]), direct.too_long)
+    app.wsgi_app = Layers(NotModified(direct, app.extensions["rooms"]), direct.refuse,
+                          lambda: app.extensions["lookups"])
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
@@ -94,4 +99,5 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(helper_pages.bp)
     app.register_blueprint(openapi.bp)
     app.register_blueprint(health.bp)
+    limits.init_app(app)
     return app

@@ -56,12 +56,31 @@ def open_table(browser, server, title, names):
     return host, phones
 
 
-def wait_for_saved(page, selector):
-    """Until the server's answer to an options form is on ``page``: the ``<option>`` or checkbox
-    ``selector`` is selected (checked) in the HTML of a fragment the server rendered, not only by
-    the click. An options form is sent when it changes, and the room's new version swaps the live
-    region in; a second change made before that could be swapped away under the click."""
+def wait_for_saved(page, selector, value=None):
+    """Until the server's answer to an options form is on ``page``: the field ``selector`` shows
+    its option as the server rendered it, in the HTML of a fragment, not only by the host's change
+    (an ``<option>`` selected, a checkbox or radio checked, an input's ``value`` attribute equal to
+    ``value``). An options form is sent when it changes, and the room's new version swaps the live
+    region in; a second change made before that could be swapped away under the host's hand."""
     page.wait_for_function(
-        """selector => { const el = document.querySelector(selector);
-             return !!el && (el.tagName === "OPTION" ? el.defaultSelected : el.defaultChecked); }""",
-        arg=selector)
+        """([selector, value]) => { const el = document.querySelector(selector);
+             if (!el) return false;
+             if (el.tagName === "OPTION") return el.defaultSelected;
+             if (el.type === "checkbox" || el.type === "radio") return el.defaultChecked;
+             return el.defaultValue === value; }""",
+        arg=[selector, value])
+
+
+def choose_option(page, name, value):
+    """The host sets the lobby's option ``name`` to ``value`` (a list, or a number field), and the
+    page shows it saved by the server (:func:`wait_for_saved`)."""
+    field = f"form[data-options] [name={name}]"
+    if page.locator(field).evaluate("el => el.tagName") == "SELECT":
+        page.select_option(field, value)
+        saved = f"{field} option[value='{value}']"
+    else:
+        page.fill(field, value)
+        page.dispatch_event(field, "change")
+        saved = field
+    page.wait_for_function("([field, value]) => document.querySelector(field).value === value", arg=[field, value])
+    wait_for_saved(page, saved, value)

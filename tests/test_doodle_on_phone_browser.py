@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import HOST, Shots, open_table, wait_for_saved
+from tests.browser import HOST, Shots, choose_option, open_table, wait_for_saved
 
 pytestmark = pytest.mark.browser
 NAMES = ("Ann", "Ben", "Cat")
@@ -81,9 +81,7 @@ def wait_for_update(page, seen):
 def test_three_phones_doodle_at_once_and_the_host_shows_every_stroke(server, browser):
     shot = Shots()
     host, phones = open_table(browser, server, "Doodles", NAMES)
-    host.select_option("#d-timer", "120")
-    host.wait_for_function("() => document.querySelector('#d-timer').value === '120'")
-    wait_for_saved(host, "#d-timer option[value='120']")
+    choose_option(host, "timer_seconds", "120")
     host.check("input[name=doodle_on_phone]")
     wait_for_saved(host, "input[name=doodle_on_phone]")
     host.wait_for_function("() => document.querySelector('input[name=doodle_on_phone]').checked")

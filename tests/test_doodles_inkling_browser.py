@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.browser import Shots, open_table, wait_for_saved
+from tests.browser import Shots, choose_option, open_table
 
 pytestmark = pytest.mark.browser
 NAMES = ("Ann", "Ben", "Cat")
@@ -19,9 +19,7 @@ NAMES = ("Ann", "Ben", "Cat")
 def test_a_host_and_three_phones_play_a_doodles_round_to_the_reveal(server, browser):  # noqa: F811
     shot = Shots()
     host, phones = open_table(browser, server, "Doodles", NAMES)
-    host.select_option("#d-timer", "10")
-    host.wait_for_function("() => document.querySelector('#d-timer').value === '10'")
-    wait_for_saved(host, "#d-timer option[value='10']")
+    choose_option(host, "timer_seconds", "10")
     shot(host, "doodles-host-1-lobby")
     host.get_by_role("button", name="Start the game").click()
     host.wait_for_selector(".dd-card")
@@ -82,9 +80,7 @@ def test_a_host_and_three_phones_play_a_doodles_round_to_the_reveal(server, brow
 def test_a_host_and_three_phones_play_inkling_rounds_of_guessing(server, browser):  # noqa: F811
     shot = Shots()
     host, phones = open_table(browser, server, "Inkling", NAMES)
-    host.select_option("#i-ink", "virtual")
-    wait_for_saved(host, "#i-ink option[value='virtual']")
-    host.wait_for_function("() => document.querySelector('#i-ink').value === 'virtual'")
+    choose_option(host, "ink_cards", "virtual")
     shot(host, "inkling-host-1-lobby")
     host.get_by_role("button", name="Start the game").click()
     host.wait_for_selector("text=Lay out your ink cards")

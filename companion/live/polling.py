@@ -30,7 +30,9 @@ def _tags(header: str) -> set[str]:
 def _newest(tags: set[str]) -> int | None:
     """The highest version among the entity tags a poll sent (``"v12"`` → 12)."""
     numbers = [t[2:-1] for t in tags if t.startswith('"v') and t.endswith('"')]
-    return max((int(n) for n in numbers if n.isascii() and n.isdigit()), default=None)
+    # A version has at most 18 digits (a room's log is nowhere near 10^18 entries); a longer one is
+    # no version of ours, and int() refuses numbers over 4,300 digits anyway.
+    return max((int(n) for n in numbers if n.isascii() and n.isdigit() and len(n) <= 18), default=None)
 
 
 def requested_wait(query: str) -> float:

@@ -16,8 +16,10 @@ from games.base import HOST, Player, RuleError, evolve, normalize_options, requi
 
 from companion.rooms import entries
 from companion.rooms.entries import HOST_ACTIONS, LANGUAGES
+from companion.rooms.names import clean_name, same_name
 
-NAME_LIMIT = 24
+MAX_REQUESTS = 6  # phones waiting for the host at once: a table replaces a phone or two, not dozens
+
 
 
 def token_hash(token: str) -> str:
@@ -119,18 +121,10 @@ class Room:
         return None
 
 
-def clean_name(raw) -> str:
-    """A player's name, trimmed, or a RuleError saying what is wrong with it."""
-    require(isinstance(raw, str), "Please type your name.")
-    name = " ".join(raw.split())
-    require(name != "", "Please type your name.")
-    require(len(name) <= NAME_LIMIT, "Names can be at most %(most)s characters long.", most=NAME_LIMIT)
-    return name
-
-
 def _check_unique(room: Room, name: str, except_seat: int | None = None) -> None:
-    taken = {s.name.casefold() for s in room.seats if s.seat != except_seat}
-    require(name.casefold() not in taken, "Someone at this table is already called %(name)s.", name=name)
+    taken = [s.name for s in room.seats if s.seat != except_seat]
+    require(not any(same_name(name, other) for other in taken),
+            "Someone at this table is already called %(name)s.", name=name)
 
 
 def _seat(room: Room, seat) -> Seat:
@@ -200,6 +194,8 @@ def _join(room, entry, at):
 
 def _request(room, entry, at):
     require(room.started, "The game has not started: join the table instead.")
+    require(len(room.requests) < MAX_REQUESTS,
+            "Too many phones are waiting for a seat at this table: the host must answer them first.")
     name = clean_name(entry.name)
     request = Request(room.next_request, name, entry.token)
     return evolve(room, requests=room.requests + (request,), next_request=room.next_request + 1)
@@ -317,7 +313,11 @@ def view(room: Room, viewer) -> dict:
                     waiting_for=[], winners=[])
         base.update(engine.lobby_view(_players(room), room.options))
     if viewer == HOST:
-        base["requests"] = [{"id": r.id, "name": r.name} for r in room.requests]
+        # Each request with the seat whose name it claims, so the host can tell Ann's new phone
+        # from an impostor calling itself Ann (the host still decides which seat to give).
+        base["requests"] = [{"id": r.id, "name": r.name,
+                             "seat": next((s.seat for s in room.seats if same_name(s.name, r.name)), None)}
+                            for r in room.requests]
     if isinstance(viewer, tuple):
         base["pending"] = next((r.name for r in room.requests if r.id == viewer[1]), None)
     return base

@@ -23,6 +23,13 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRTUVWXY346789"
 CODE_LENGTH = 4
 
 
+CODE_TRIES = 60  # codes drawn for a new room: with half the codes taken, 60 misses in a row are 1 in 10^18
+
+
+class NoFreeCode(Exception):
+    """No room code is free (the store is close to full): no room can be opened now."""
+
+
 class NoSuchRoom(Exception):
     """The room code names no room."""
 
@@ -55,10 +62,12 @@ class Rooms:
         normalize_options(GAMES[game].Options, options)
         self.cleanup()
         token = rooms.new_token()
-        while True:
+        for _ in range(CODE_TRIES):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if self.store.create_room(code, game):
                 break
+        else:  # a store this full has no table left to seat: say so rather than search on
+            raise NoFreeCode()
         body = {"type": "create", "host": rooms.token_hash(token), "options": options or {}}
         if language in rooms.LANGUAGES:
             body["language"] = language

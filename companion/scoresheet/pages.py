@@ -10,13 +10,19 @@ Nothing here knows a game: each game's round form is its own template,
 ``SCORING.Round`` model and read back with that model (``companion/web/forms.py``); what the form
 offers (positions, blots, images, who is next) comes from ``SCORING.form``; an optional
 ``score_board.html`` beside it shows more than the points (a token table), an optional
-``score_options.html`` the sheet options a generic form cannot (a die per player).
+``score_options.html`` the sheet options in the game's own taps (else the generic ones), an optional
+``score_player.html`` fields beside each name on the setup page (a die per player: fields named
+``o.<list>.<row>``, so the list follows the seating order and rows left blank drop out), and an
+optional ``score_team.html`` a team's name in the page's language. A game whose form offers several
+ways to enter a round (``offer["modes"]``) gets the one the page asks for (``?mode=`` or the form's
+``mode`` field) as ``mode``.
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
+from werkzeug.datastructures import MultiDict
 
 from games import GAMES
 from games.base import RuleError
@@ -95,7 +101,10 @@ def _form_context(sheet: Sheet, values: dict | None, number: int, editing) -> di
     if editing is not None:  # the form of a past round offers what that round did
         standing = scoring.standings(sheet.table, [r.score for r in sheet.rounds[:number - 1]])
     offer = scoring.form(sheet.table, standing)
+    modes = list(offer.get("modes", ()))
+    asked = request.values.get("mode")
     return {"sheet": sheet, "game": sheet.game, "scoring": scoring, "offer": offer, "number": number,
+            "mode": asked if asked in modes else None,
             "values": values if values is not None else dict(offer.get("defaults", {})),
             "form_template": f"games/{sheet.game}/score_round.html", "editing": editing,
             "round_fields": forms.round_fields(scoring.Round),
@@ -128,6 +137,7 @@ def _new_context(game: str) -> dict:
     engine = GAMES[game]
     return {"game": game, "title": engine.TITLE, "scoring": scoring,
             "option_fields": forms.option_fields(scoring.SheetOptions),
+            "option_schema": forms.schema(scoring.SheetOptions),
             "options_template": f"games/{game}/score_options.html",
             "least": scoring.players[0], "most": scoring.players[1]}
 
@@ -156,7 +166,7 @@ def new(game):
     else:
         players = [n.strip() for n in request.form.getlist("name") if n.strip()]
     try:
-        options = forms.parse(scoring.SheetOptions, request.form, players, prefix="o.")
+        options = forms.parse(scoring.SheetOptions, _named_rows(request.form), players, prefix="o.")
         code, token = store().create(game, players, teams, options)
     except RuleError as error:
         typed = [n.strip() for n in request.form.getlist("name")][:slots]
@@ -165,6 +175,13 @@ def new(game):
     response = redirect(url_for("helper.sheet", code=code), code=303)
     _set_cookie(response, code, token)
     return response
+
+
+def _named_rows(form) -> MultiDict:
+    """The setup form without the fields of name rows left blank (``o.colours.3`` is row 3's)."""
+    blank = {str(i) for i, name in enumerate(form.getlist("name")) if not name.strip()}
+    return MultiDict([(k, v) for k, v in form.items(multi=True)
+                      if not (k.startswith("o.") and k.rsplit(".", 1)[-1] in blank)])
 
 
 def _sheet_page(sheet: Sheet, status: int = 200, error: str | None = None, values=None, notice=None):

@@ -33,7 +33,8 @@ from typing import Any, Mapping, Sequence
 from games import GAMES
 from games.base import RuleError, Score, Standings, Table, read_model, require
 
-from companion.rooms.room import clean_name, new_token, token_hash
+from companion.rooms.names import clean_name, same_name
+from companion.rooms.room import new_token, token_hash
 
 KIND_PREFIX = "sheet:"
 CODE_ALPHABET = "abcdefghjkmnpqrtuvwxy346789"
@@ -196,10 +197,9 @@ def new_table(game: Any, players: Any, teams: Any = None, options: Any = None) -
     require(isinstance(game, str) and game in GAMES, "Pick one of the games on the list.")
     require(isinstance(players, (list, tuple)) and len(players) <= 32, "List the players by name, in seating order.")
     names = [clean_name(p) for p in players]
-    seen: set[str] = set()
-    for name in names:
-        require(name.casefold() not in seen, "Two players are called %(name)s: tell them apart.", name=name)
-        seen.add(name.casefold())
+    for i, name in enumerate(names):
+        require(not any(same_name(name, other) for other in names[:i]),
+                "Two players are called %(name)s: tell them apart.", name=name)
     side = scoring(game)
     if side.teams is None:
         require(not teams, "%(game)s is not played in teams.", game=GAMES[game].TITLE)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 from flask import Blueprint, current_app, jsonify, render_template, request, url_for
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 
 from games.base import HOST, RuleError
 
@@ -16,12 +16,13 @@ from flask_babel import gettext, lazy_gettext
 
 from companion.web import identity
 from companion import jsonio
+from companion.web import limits
 from companion.web.i18n import LANGUAGES, browser_language, say
-from companion.web.layers import MAX_BODY
+from companion.web.layers import MAX_BODY, CrossSiteForm
 from companion.live.polling import etag
 from companion.rooms.entries import SERVER_ENTRIES
 from companion.rooms.room import new_token, token_hash
-from companion.rooms.service import NoSuchRoom, NotSeated
+from companion.rooms.service import NoFreeCode, NoSuchRoom, NotSeated
 from companion.storage.sqlite import StaleVersion
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -60,7 +61,28 @@ def _rule_error(error: RuleError):
 
 @bp.errorhandler(NoSuchRoom)
 def _no_room(error: NoSuchRoom):
+    limits.lookups().missed()
     return jsonify(error=no_room_sentence(str(error))), 404
+
+
+@bp.app_errorhandler(CrossSiteForm)
+def _cross_site(error):
+    sentence = gettext("This form was sent from another site's page, so nothing was done. "
+                       "Open the page from this server and try again.")
+    return render_template("message.html", title=gettext("Not sent from here"), message=sentence), 403
+
+
+@bp.app_errorhandler(NoFreeCode)
+def _no_free_code(error):
+    sentence = gettext("No new table can be opened right now: every room code is taken. Try again later.")
+    if request.path.startswith("/api/"):
+        return jsonify(error=sentence), 503
+    return render_template("message.html", title=gettext("No free table"), message=sentence), 503
+
+
+@bp.app_errorhandler(TooManyRequests)
+def _too_many(error):
+    return limits.too_many()
 
 
 @bp.errorhandler(StaleVersion)
@@ -95,14 +117,17 @@ def json_body(environ: dict | None = None) -> dict:
 def read_body(environ: dict) -> bytes:
     """The request's body, straight from the WSGI input; a body over MAX_BODY bytes is refused."""
     length = environ.get("CONTENT_LENGTH")
-    if length:
-        if not (length.isascii() and length.isdigit()):
-            return b""  # unreadable: json_body says so
-        size = int(length)
-        body = environ["wsgi.input"].read(size) if size <= MAX_BODY else None
-    elif environ.get("wsgi.input_terminated"):  # chunked: the server marks where the body ends
-        body = environ["wsgi.input"].read(MAX_BODY + 1)
-    else:
+    try:
+        if length:
+            if not (length.isascii() and length.isdigit()):
+                return b""  # unreadable: json_body says so
+            size = int(length)
+            body = environ["wsgi.input"].read(size) if size <= MAX_BODY else None
+        elif environ.get("wsgi.input_terminated"):  # chunked: the server marks where the body ends
+            body = environ["wsgi.input"].read(MAX_BODY + 1)
+        else:
+            return b""
+    except Exception:  # noqa: BLE001 - a body the server cannot parse (a broken chunk) is unreadable
         return b""
     if body is None or len(body) > MAX_BODY:
         raise ApiError(413, lazy_gettext("That request is too long to be an action at this table."))
@@ -113,10 +138,17 @@ def normal_code(code: str) -> str:
     return code.strip().upper()
 
 
-def join_url(code: str) -> str:
+def absolute_url(endpoint: str, **values) -> str:
+    """An address to hand out (a QR code, the host link): on the public address the server was
+    started with (``COMPANION_PUBLIC_URL``), never on whatever ``Host`` a request claimed; without
+    one configured, on the request's host, which ``TRUSTED_HOSTS`` then bounds."""
     base = current_app.config.get("PUBLIC_URL")
-    path = url_for("pages.join", code=code)
-    return (base.rstrip("/") + path) if base else url_for("pages.join", code=code, _external=True)
+    path = url_for(endpoint, **values)
+    return (base.rstrip("/") + path) if base else url_for(endpoint, _external=True, **values)
+
+
+def join_url(code: str) -> str:
+    return absolute_url("pages.join", code=code)
 
 
 @bp.errorhandler(NotSeated)
@@ -152,7 +184,7 @@ def create_room():
         raise ApiError(400, gettext("The table can speak English, Italian or Polish."))
     code, token = rooms().create(data.get("game"), data.get("options"), language or browser_language())
     response = jsonify(code=code, host_token=token, join_url=join_url(code),
-                       host_url=url_for("pages.host_key", code=code, token=token, _external=True))
+                       host_url=absolute_url("pages.host_key", code=code, token=token))
     identity.set_cookie(response, identity.host_cookie(code), token)
     return response, 201
 
@@ -162,6 +194,9 @@ def join(code):
     code = normal_code(code)
     data = json_body()
     room = rooms().get(code)
+    waiting = identity.presented_token(code, "seat")
+    if waiting and isinstance(room.role_of(token_hash(waiting)), tuple):
+        return jsonify(pending=True, token=waiting), 202  # one request per phone: it already waits
     token = new_token()
     kind = "request" if room.started else "join"
     room = rooms().act(code, None, {"type": kind, "name": data.get("name"), "token": token_hash(token)})

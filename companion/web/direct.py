@@ -19,8 +19,6 @@ from __future__ import annotations
 import re
 import sys
 
-from werkzeug.exceptions import RequestEntityTooLarge
-
 from companion.web import api
 
 PATH = re.compile(r"^/api/v1/rooms/(?P<code>[^/]+)(?P<actions>/actions)?$")
@@ -66,6 +64,6 @@ class Direct:
                 response = flask.handle_exception(bug)
             return response(environ, start_response)
 
-    def too_long(self, environ, start_response):
-        """A body over the limit, refused by the Flask app's handler of 413 (web/layers.py)."""
-        return self._refused(environ, start_response, RequestEntityTooLarge())
+    def refuse(self, environ, start_response, error: Exception):
+        """``error`` answered by the Flask app's handlers (web/layers.py's refusals)."""
+        return self._refused(environ, start_response, error)

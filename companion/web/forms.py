@@ -4,7 +4,11 @@ A field named ``cards.@2`` fills ``{"cards": {<the third player's name>: ...}}``
 fills ``{"first_guess": {"word": ...}}``; a value ``@2`` is the third player's name. What a value
 becomes (a whole number, a list, true or false, text) is read from the model's JSON Schema at that
 path, so no form knows its game's types: the templates name the fields, the model says what they
-hold, and the model then validates the whole, with the game's own sentences. Written here because
+hold, and the model then validates the whole, with the game's own sentences. Three more shapes, for
+what a tap cannot say: ``colours.2`` is the third item of a list (items by place, gaps closed up);
+``clues.@0.~2`` makes each text typed in it a key of the mapping ``clues.@0``, with the value 2
+(everything after ``.~``, dots included); and a list of strings may be typed in one box (a
+textarea), one per line or separated by commas. Written here because
 no form library maps a flat HTML form onto a nested JSON Schema this way (WTForms and its kin
 declare every field again in Python).
 """
@@ -26,6 +30,11 @@ NOT_OURS = "Choose from the buttons shown."
 @lru_cache(maxsize=None)
 def _schema(model: type) -> dict:
     return model.model_json_schema()
+
+
+def schema(model: type) -> dict:
+    """A model's JSON Schema (what a game's own setup template reads its choices from)."""
+    return _schema(model)
 
 
 def _resolve(root: dict, node: dict) -> dict:
@@ -91,43 +100,86 @@ def _value(raw: str, root: dict, node: dict, players: Sequence[str]) -> Any:
 def parse(model: type, form: MultiDict, players: Sequence[str], prefix: str = "") -> dict:
     """The data ``form`` holds for ``model`` (fields named by JSON path, after ``prefix``)."""
     root = _schema(model)
-    data: dict[str, Any] = {}
+    data: dict[Any, Any] = {}
     keys = [k for k in form.keys() if k.startswith(prefix) and k not in CONTROL]
     require(len(keys) <= MAX_FIELDS, NOT_OURS)
     for key in keys:
         values = [v.strip() for v in form.getlist(key) if v.strip() != ""]
         if not values:
             continue
-        path = key[len(prefix):].split(".")
+        # ``clues.@0.~2``: what is typed are keys of the mapping ``clues.@0``, each with the value 2
+        # (the rest of the name, dots and all).
+        path, keyed, given = key[len(prefix):].partition(".~")
         node: dict | None = root
-        names: list[str] = []
-        for segment in path:
-            node = _child(root, node, segment) if node is not None else None
+        names: list[Any] = []
+        for segment in path.split("."):
+            if node is None:
+                break
+            if segment.isascii() and segment.isdigit() and "array" in _types(root, node) \
+                    and _child(root, node, segment) is None:
+                node, index = _items(root, node), int(segment)  # ``colours.2``: the list's third item
+                require(index < MAX_FIELDS, NOT_OURS)
+                names.append(index)
+                continue
+            node = _child(root, node, segment)
             if segment.startswith("@"):
-                index = segment[1:]
-                require(index.isascii() and index.isdigit() and int(index) < len(players), NOT_OURS)
-                segment = players[int(index)]
+                index_text = segment[1:]
+                require(index_text.isascii() and index_text.isdigit() and int(index_text) < len(players), NOT_OURS)
+                segment = players[int(index_text)]
             names.append(segment)
         if node is None:
             continue  # not a field of this model: the page's own
-        if "array" in _types(root, node) and (len(values) > 1 or _types(root, node) == {"array"}):
-            value: Any = [_value(v, root, _items(root, node), players) for v in values]
-        elif "boolean" in _types(root, node):
+        kinds = _types(root, node)
+        if keyed:
+            target = _mapped(root, node)
+            if target is None:
+                continue
+            value: Any = _value(given, root, target, players)
+            for text in values:
+                _put(data, names + [text], value)
+            continue
+        items = _items(root, node)
+        if "array" in kinds and "string" not in kinds and _types(root, items) == {"string"}:
+            # A list of words may come typed in one box, one per line (or separated by commas).
+            value = [w.strip() for v in values for line in v.splitlines() for w in line.split(",") if w.strip()]
+        elif "array" in kinds and (len(values) > 1 or kinds == {"array"}):
+            value = [_value(v, root, items, players) for v in values]
+        elif "boolean" in kinds:
             value = _value(values[-1], root, node, players)  # a hidden "false" before its checkbox
         else:
             require(len(values) == 1, NOT_OURS)
             value = _value(values[0], root, node, players)
         _put(data, names, value)
-    return data
+    return _lists(data)
 
 
-def _put(data: dict, names: list[str], value: Any) -> None:
+def _mapped(root: dict, node: dict) -> dict | None:
+    """The schema of a mapping's values (``dict[str, int]``: the int's), or None if not a mapping."""
+    for branch in _branches(root, node):
+        extra = branch.get("additionalProperties")
+        if isinstance(extra, dict):
+            return extra
+    return None
+
+
+def _put(data: dict, names: list[Any], value: Any) -> None:
     for name in names[:-1]:
         inner = data.setdefault(name, {})
         if not isinstance(inner, dict):
             raise RuleError(NOT_OURS)
         data = inner
     data[names[-1]] = value
+
+
+def _lists(data: Any) -> Any:
+    """Items given by their place (``colours.0``, ``colours.3``) as a list in that order."""
+    if not isinstance(data, dict):
+        return data
+    inner = {k: _lists(v) for k, v in data.items()}
+    if inner and all(isinstance(k, int) for k in inner):
+        return [inner[k] for k in sorted(inner)]
+    require(not any(isinstance(k, int) for k in inner), NOT_OURS)
+    return inner
 
 
 def option_fields(model: type) -> list[dict]:
@@ -148,6 +200,8 @@ def option_fields(model: type) -> list[dict]:
             if branch.get("type") == "null":
                 choices.append(None)
         kinds = _types(root, node)
+        if "array" in kinds:
+            continue  # a list (a die per player) is set by a game's own template
         if choices:
             kind = "choice"
         elif kinds == {"boolean"}:

@@ -68,8 +68,10 @@ def choose(language):
     """This phone's own language (a cookie), or back to the room's with ``auto``."""
     target = request.args.get("next") or "/"
     parts = urlsplit(target)
-    # Only a path on this site: browsers read "//host" and "/\\host" as another site.
-    if parts.scheme or parts.netloc or not target.startswith("/") or target[1:2] in ("/", "\\"):
+    # Only a path on this site: browsers read "//host" and "/\\host" as another site, and a control
+    # character (a CR LF splitting the header) or a backslash has no place in one of ours.
+    if (parts.scheme or parts.netloc or not target.startswith("/") or target[1:2] in ("/", "\\")
+            or "\\" in target or any(ord(c) < 0x20 or ord(c) == 0x7f for c in target) or len(target) > 2000):
         target = "/"
     response = redirect(target, code=303)
     if language in LANGUAGES:

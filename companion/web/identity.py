@@ -29,9 +29,9 @@ def presented_token(code: str, role_hint: str | None = None, environ: dict | Non
     or that of the WSGI ``environ`` given (``companion/web/direct.py`` answers without Flask)."""
     if environ is None:
         environ = request.environ
-    header = environ.get("HTTP_AUTHORIZATION", "")
-    if header.startswith("Bearer "):
-        return header[len("Bearer "):].strip() or None
+    scheme, _, credentials = environ.get("HTTP_AUTHORIZATION", "").strip().partition(" ")
+    if scheme.casefold() == "bearer":  # auth schemes are case-insensitive (RFC 7235)
+        return credentials.strip()[:200] or None
     cookies = parse_cookie(environ)
     hint = role_hint or environ.get("HTTP_X_COMPANION_ROLE")
     if hint == "host":

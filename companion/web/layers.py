@@ -14,7 +14,12 @@ them.
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Iterable
+
+from urllib.parse import urlsplit
+
+from werkzeug.exceptions import Forbidden, RequestEntityTooLarge, TooManyRequests
 
 MAX_BODY = 1 << 20  # bytes: the largest move any game takes (a drawing) is at most 200,000 characters
 
@@ -31,12 +36,45 @@ SECURITY_HEADERS = [
 ]
 
 
-class Layers:
-    """WSGI middleware: the body limit and the security headers, around the whole app."""
+# Every path that names a room by its code: each is a lookup, counted against the client's budget
+# of wrong codes (web/limits.py).
+NAMES_A_ROOM = re.compile(r"^/(?:api/v1/rooms/[^/]+|host/[^/]+|p/[^/]+|j/[^/]+|rooms/[^/]+/qr\.svg|join)(?:/|$)")
 
-    def __init__(self, app: Callable, refuse: Callable[[dict, Callable], Iterable[bytes]]):
+
+# What a form of another site can send without asking first (CORS "simple" requests): every such
+# POST must come from one of our own pages.
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data", "text/plain")
+
+
+class CrossSiteForm(Forbidden):
+    """A form posted from another site's page (cross-site request forgery)."""
+
+
+def from_another_site(environ) -> bool:
+    """Whether a form POST comes from a page that is not ours, by the Origin header browsers send
+    with every POST (or, without it, the Referer), as OWASP's CSRF guidance verifies them: checked
+    here by hand because the app keeps no session for a CSRF token to live in (identity is the
+    rooms' tokens, in cookies), and the check is two headers. A page on another port of this host
+    is another site; a request with neither header is not a browser's form."""
+    if environ.get("REQUEST_METHOD") != "POST":
+        return False
+    if not environ.get("CONTENT_TYPE", "").split(";")[0].strip().lower() in FORM_TYPES:
+        return False  # JSON bodies: a cross-site page cannot send one without CORS, which we never allow
+    source = environ.get("HTTP_ORIGIN") or environ.get("HTTP_REFERER")
+    if source is None:
+        return False
+    return source == "null" or urlsplit(source).netloc.lower() != environ.get("HTTP_HOST", "").lower()
+
+
+class Layers:
+    """WSGI middleware around the whole app: the body limit, forms from our own pages only, the
+    lookup budget and the security headers."""
+
+    def __init__(self, app: Callable, refuse: Callable[[dict, Callable, Exception], Iterable[bytes]],
+                 lookups: Callable[[], object]):
         self.app = app  # the next layer: polling.NotModified, then direct.Direct, then Flask
-        self.refuse = refuse  # answers a body over the limit, through Flask's error handlers
+        self.refuse = refuse  # answers with Flask's error handlers, in the request's language
+        self.lookups = lookups  # the app's web.limits.Lookups (made after this layer)
 
     def __call__(self, environ, start_response):
         def with_headers(status, headers, exc_info=None):
@@ -44,5 +82,9 @@ class Layers:
 
         length = environ.get("CONTENT_LENGTH") or ""
         if length.isascii() and length.isdigit() and int(length) > MAX_BODY:
-            return self.refuse(environ, with_headers)
+            return self.refuse(environ, with_headers, RequestEntityTooLarge())
+        if from_another_site(environ):
+            return self.refuse(environ, with_headers, CrossSiteForm())
+        if NAMES_A_ROOM.match(environ.get("PATH_INFO", "")) and not self.lookups().allowed(environ.get("REMOTE_ADDR")):
+            return self.refuse(environ, with_headers, TooManyRequests())
         return self.app(environ, with_headers)

@@ -7,6 +7,12 @@ gives (``games.base.envelope``); so what the document says a request may hold is
 accepts, and a game added to ``games.GAMES`` is documented with no change here. Schemas are named
 per game (a game called ``high-card`` has ``HighCardVote``), since games share move names with
 different fields.
+
+The exported document is strict OpenAPI 3.1 (JSON Schema 2020-12): the models' own keywords that are
+not JSON Schema (``labels``, ``hidden``, which the helper's forms read from the models' schemas,
+``companion/web/forms.py``) become ``x-labels``, ``x-hidden`` here, in the document only. A scoring
+request's example is the one its model declares (``json_schema_extra={"examples": [...]}``), else the
+one in :data:`EXAMPLES`.
 """
 
 from __future__ import annotations
@@ -18,14 +24,75 @@ from flask import Blueprint, jsonify
 from pydantic.json_schema import models_json_schema
 
 from games import GAMES
-from games.base import MAX_PLAYERS
+from games.base import LIMIT, MAX_PLAYERS
 
 from companion.rooms import entries
+from companion.web.layers import MAX_BODY
 
 bp = Blueprint("openapi", __name__)
 
 ERROR = {"$ref": "#/components/schemas/Error"}
 SERVERS_OWN = ("by", "seed")
+
+# What a scoring request looks like, for the games whose model declares no example of its own.
+EXAMPLES: dict[str, dict] = {
+    "dixit": {"players": ["Ann", "Ben", "Cat", "Dan"], "storyteller": "Ann",
+              "cards": {"Ann": 1, "Ben": 2, "Cat": 3, "Dan": 4}, "votes": {"Ben": 1, "Cat": 1, "Dan": 3}},
+    "rorschach": {"players": ["Ann", "Ben", "Cat"], "choices": {"Ann": 1, "Ben": 1, "Cat": 2},
+                  "tokens": {"Ann": ["Ben"]}},
+    "rorschach-teams": {"test_team": "black", "score": {"black": 0, "white": 0},
+                        "matching": {"1": "sea", "2": "fire", "4": "moon"},
+                        "first_guess": {"image": "1", "word": "sea"}, "control_word": "fire",
+                        "second_guess": {"image": "2", "word": "fire"}},
+    "doodles": {"players": ["Ann", "Ben", "Cat"], "subjects": {"Ann": 1, "Ben": 2, "Cat": 3},
+                "votes": {"Ann": {"Ben": 2, "Cat": 1}, "Ben": {"Ann": 1, "Cat": 2}, "Cat": {"Ann": 3, "Ben": 2}}},
+    "inkling": {"players": ["Ann", "Ben", "Cat"],
+                "guessing": {"Ann": {"Ben": 1, "Cat": 2}, "Ben": {"Ann": 3, "Cat": 0}, "Cat": {"Ann": 0, "Ben": 0}},
+                "guesses_made": {"Ann": 3, "Ben": 2, "Cat": 1}},
+}
+
+# --- strict JSON Schema -------------------------------------------------------------------------
+
+# The keywords of JSON Schema 2020-12 (every vocabulary) and OpenAPI 3.1's own; any other keyword in
+# a schema of the document is renamed "x-<keyword>" (an extension, which every checker accepts).
+KEYWORDS = frozenset({
+    "$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment", "$defs",
+    "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "prefixItems", "items",
+    "contains", "properties", "patternProperties", "additionalProperties", "propertyNames",
+    "unevaluatedItems", "unevaluatedProperties",
+    "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+    "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
+    "maxProperties", "minProperties", "required", "dependentRequired",
+    "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
+    "format", "contentEncoding", "contentMediaType", "contentSchema",
+    "discriminator", "xml", "externalDocs", "example",
+})
+_ONE = ("additionalProperties", "items", "contains", "propertyNames", "not", "if", "then", "else",
+        "unevaluatedItems", "unevaluatedProperties", "contentSchema")
+_MANY = ("allOf", "anyOf", "oneOf", "prefixItems")
+_NAMED = ("properties", "patternProperties", "$defs", "dependentSchemas")
+
+
+def strict(schema: Any) -> Any:
+    """``schema`` with every keyword JSON Schema and OpenAPI do not define renamed ``x-<keyword>``,
+    in it and in every schema it holds (a property *named* ``labels`` stays as it is)."""
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _ONE:
+            value = strict(value)
+        elif key in _MANY:
+            value = [strict(item) for item in value]
+        elif key in _NAMED:
+            value = {name: strict(item) for name, item in value.items()}
+        if key not in KEYWORDS and not key.startswith("x-"):
+            key = f"x-{key}"
+        out[key] = value
+    return out
+
+
+# --- pieces -------------------------------------------------------------------------------------
 
 
 def _ref(name: str) -> dict:
@@ -45,11 +112,20 @@ def _schemas(models: list[type], prefix: str) -> tuple[dict[type, dict], dict[st
     return {model: refs[(model, "validation")] for model in models}, defs
 
 
-def _with_version(schema: dict) -> dict:
-    """An action's schema as the endpoint takes it: with the room version it was made against."""
-    return {"allOf": [schema], "properties": {"version": {
-        "type": ["integer", "null"], "minimum": 0, "maximum": 2**53,
-        "description": "The room version this action was made against: 409 if the room has moved on."}}}
+# Every action the endpoint takes may say the room version it was made against. ``by`` (and a
+# start's ``seed``) are the server's: a client's value is ignored, never stored (``readOnly``).
+VERSION = {"type": ["integer", "null"], "minimum": 0, "maximum": LIMIT,
+           "description": "The room version this action was made against: 409 if the room has moved on "
+                          "since. null, or no version, records the action whatever the version."}
+BY = {"readOnly": True, "description": "Who acted: the server's to fill in from the credential; a value "
+                                       "sent is ignored."}
+SEED = {"readOnly": True, "description": "The game's seed: the server draws it; a value sent is ignored."}
+
+
+def _as_sent(schema: dict, **extra: dict) -> dict:
+    """An action's schema as the actions endpoint takes it: with ``version`` and the server's fields."""
+    properties = {**schema.get("properties", {}), "version": VERSION, "by": BY, **extra}
+    return dict(schema, properties=properties)
 
 
 def _json(schema: dict, description: str, headers: dict | None = None) -> dict:
@@ -61,6 +137,9 @@ def _json(schema: dict, description: str, headers: dict | None = None) -> dict:
 
 def _error(description: str) -> dict:
     return _json(ERROR, description)
+
+
+TOO_LONG = _error(f"The body is longer than {MAX_BODY:,} bytes.")
 
 
 def _body(schema: dict, example: Any = None) -> dict:
@@ -77,6 +156,26 @@ ETAG = {"ETag": {"description": 'The room\'s version, as `"v<version>"`.', "sche
 
 PLAYER = {"type": "object", "required": ["seat", "name", "score"], "additionalProperties": True,
           "properties": {"seat": {"type": "integer"}, "name": {"type": "string"}, "score": {"type": "integer"}}}
+STANDINGS = {
+    "type": "object", "description": "Where the game stands: the game's own standings function, the one "
+                                     "the score-only helper uses too.",
+    "required": ["totals", "over", "winners", "ranking", "tie_break", "next", "rounds_total"],
+    "additionalProperties": True,
+    "properties": {
+        "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "over": {"type": "boolean"},
+        "winners": {"type": "array", "items": {"type": "string"}},
+        "ranking": {"type": "array", "items": {
+            "type": "object", "required": ["place", "side", "total"], "properties": {
+                "place": {"type": "integer"}, "side": {"type": "string"}, "total": {"type": "integer"}}}},
+        "tie_break": {"anyOf": [{"type": "null"}, {
+            "type": "object", "required": ["rule", "figures", "decided"], "properties": {
+                "rule": {"type": "string"}, "decided": {"type": "boolean"},
+                "figures": {"type": "object", "additionalProperties": {"type": "integer"}}}}]},
+        "next": {"type": "object", "description": "What the next round starts with (`{\"storyteller\": \"Ben\"}`)."},
+        "rounds_total": {"type": ["integer", "null"]},
+    },
+}
 VIEW = {
     "type": "object",
     "description": "The room and the game as the viewer may see them: the room's facts, then the envelope "
@@ -96,17 +195,19 @@ VIEW = {
                           {"type": "null"}]},
         "can": {"type": "array", "items": {"type": "string"}, "description": "The actions the viewer may take now."},
         "waiting_for": {"type": "array", "items": {"type": "integer"}},
-        "winners": {"type": "array", "items": {"type": "string"}},
-        "can_undo": {"type": "boolean"},
-        "requests": {"type": "array", "items": {"type": "object", "required": ["id", "name"],
-                                                "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}},
-        "pending": {"type": ["string", "null"]},
+        "winners": {"type": "array", "items": {"type": "string"}, "description": "Names; empty until the game is over."},
+        "standings": _ref("Standings"),
+        "can_undo": {"type": "boolean", "description": "The host's, once the game has started."},
+        "requests": {"type": "array", "description": "The host's: phones asking for a seat.",
+                     "items": {"type": "object", "required": ["id", "name"],
+                               "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}},
+        "pending": {"type": ["string", "null"], "description": "A phone waiting for the host: the name it asked with."},
     },
 }
 SCORE = {
-    "type": "object", "required": ["reasons"], "additionalProperties": True,
+    "type": "object", "required": ["points", "reasons"], "additionalProperties": True,
     "description": "The game's scoring answer: each side's points and why (a reason per rule applied and "
-                   "player), with the game's own results beside them.",
+                   "player, with the rule's own figures), with the game's own results beside them.",
     "properties": {
         "points": {"type": "object", "additionalProperties": {"type": "integer"}},
         "reasons": {"type": "array", "items": {"type": "object", "required": ["rule", "who", "points"],
@@ -117,8 +218,13 @@ SCORE = {
 }
 
 
+def _example(name: str, schema: dict) -> Any:
+    """A scoring request's example: its model's own, else this module's."""
+    return (schema.get("examples") or [EXAMPLES.get(name)])[0]
+
+
 def _game_parts(name: str) -> tuple[dict, list[dict]]:
-    """A game's schemas (options, moves, scoring request) and its moves' references."""
+    """A game's schemas (options, moves, scoring request, a new room of it) and its moves' references."""
     engine = GAMES[name]
     prefix = schema_name(name)
     moves = list(engine.ACTIONS.models.values())
@@ -130,9 +236,16 @@ def _game_parts(name: str) -> tuple[dict, list[dict]]:
     actions = []
     for model in moves:
         key = refs[model]["$ref"].rsplit("/", 1)[1]
-        components[key] = dict(components[key], description=f"{engine.TITLE}: "
+        components[key] = dict(_as_sent(components[key]), description=f"{engine.TITLE}: "
                                + (model.__doc__ or "").strip() + f" (by: {model.by})")
         actions.append(refs[model])
+    components[prefix + "NewRoom"] = {
+        "type": "object", "required": ["game"], "additionalProperties": False,
+        "description": f"A room for {engine.TITLE}: options missing (or null) take their defaults.",
+        "properties": {"game": {"const": name},
+                       "options": {"anyOf": [_ref(prefix + "Options"), {"type": "null"}]},
+                       "language": {"enum": [*entries.LANGUAGES, None],
+                                    "description": "The table's language; by default the browser's."}}}
     return components, actions
 
 
@@ -143,6 +256,7 @@ def document() -> dict:
         "Error": {"type": "object", "required": ["error"], "additionalProperties": True,
                   "properties": {"error": {"type": "string", "description": "A sentence a player understands."}}},
         "View": VIEW,
+        "Standings": STANDINGS,
         "Score": SCORE,
     }
     host_models = [entries.ENTRIES[kind] for kind in sorted(entries.HOST_ACTIONS)]
@@ -158,36 +272,45 @@ def document() -> dict:
         if required:
             schema["required"] = required
         schema["description"] = "The host's: " + (model.__doc__ or "").strip()
-        components[key] = schema
+        extra = {"seed": SEED} if "seed" in model.model_fields else {}
+        components[key] = _as_sent(schema, **extra)
         actions.append(_ref(key))
     scoring_paths = {}
+    new_rooms = {}
     for name in GAMES:
         parts, moves = _game_parts(name)
         components.update(parts)
         actions.extend(moves)
+        new_rooms[name] = _ref(schema_name(name) + "NewRoom")
         request = GAMES[name].SCORING.Request
-        example = (request.model_config.get("json_schema_extra") or {}).get("examples", [None])[0] \
-            if isinstance(request.model_config.get("json_schema_extra"), dict) else None
+        body = schema_name(name) + "ScoreRequest"
         scoring_paths[f"/api/v1/score/{name}"] = {"post": {
             "tags": ["scoring"], "operationId": f"score_{name.replace('-', '_')}",
             "summary": f"Score {GAMES[name].TITLE}",
             "description": (request.__doc__ or "").strip(),
-            "requestBody": _body(_ref(schema_name(name) + "ScoreRequest"), example),
+            "requestBody": _body(_ref(body), _example(name, components[body])),
             "responses": {"200": _json(_ref("Score"), "The points and why."),
-                          "400": _error("The request cannot have happened at a table: the sentence says why."),
-                          "413": _error("The body is too long.")},
+                          "400": _error("The request cannot have happened at a table (or is not a JSON "
+                                        "object, or has a field the game does not have): the sentence says why."),
+                          "413": TOO_LONG},
         }}
-    components["Action"] = {"anyOf": [_with_version(a) for a in actions],
-                            "description": "A room action: the host's, or a move of the room's game."}
-    return {
+    components["Action"] = {"anyOf": actions,
+                            "description": "A room action: the host's, or a move of the room's game (a move "
+                                           "of another game is refused with 400)."}
+    components["NewRoom"] = {"oneOf": list(new_rooms.values()),
+                             "discriminator": {"propertyName": "game",
+                                               "mapping": {k: v["$ref"] for k, v in new_rooms.items()}}}
+    document = {
         "openapi": "3.1.0",
         "info": {"title": "Table Companion", "version": "1",
                  "description": "Rooms, seats, views and actions of a game table, and the stateless scoring "
-                                "of every game (see docs/API.md)."},
+                                "of every game (see docs/API.md). Every request body is a JSON object of at "
+                                f"most {MAX_BODY:,} bytes; a field the request does not have is refused."},
         "paths": {**_room_paths(), **_scoring_index(), **scoring_paths, **_other_paths()},
-        "components": {"schemas": components,
+        "components": {"schemas": {key: strict(schema) for key, schema in components.items()},
                        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
     }
+    return document
 
 
 def _room_paths() -> dict:
@@ -195,15 +318,12 @@ def _room_paths() -> dict:
     return {
         "/api/v1/rooms": {"post": {
             "tags": ["rooms"], "operationId": "create_room", "summary": "Open a room for a game",
-            "requestBody": _body({"type": "object", "required": ["game"], "additionalProperties": False,
-                                  "properties": {"game": {"enum": list(GAMES)}, "options": {"type": "object"},
-                                                 "language": {"enum": list(entries.LANGUAGES)}}},
-                                 {"game": next(iter(GAMES))}),
+            "requestBody": _body(_ref("NewRoom"), {"game": next(iter(GAMES))}),
             "responses": {
                 "201": _json({"type": "object", "required": ["code", "host_token", "join_url", "host_url"],
                               "properties": {k: {"type": "string"} for k in ("code", "host_token", "join_url", "host_url")}},
                              "The room, and the host's credential."),
-                "400": _error("The game or its options are not known."), "413": _error("The body is too long."),
+                "400": _error("The game or its options are not known."), "413": TOO_LONG,
                 "429": _error("Too many rooms from this address: wait a little."),
                 "503": _error("No room code is free right now."),
             }}},
@@ -218,11 +338,13 @@ def _room_paths() -> dict:
                 "202": _json({"type": "object", "required": ["pending", "token"],
                               "properties": {"pending": {"const": True}, "token": {"type": "string"}}},
                              "The game has started: the host decides."),
-                "400": _error("The name cannot be used."), "404": _error("No such room."),
-                "413": _error("The body is too long."), "429": _error("Too many requests."),
+                "400": _error("The name cannot be used, or the table is full or closed."),
+                "404": _error("No such room."), "413": TOO_LONG, "429": _error("Too many requests."),
             }}},
         "/api/v1/rooms/{code}": {"parameters": [CODE], "get": {
             "tags": ["rooms"], "operationId": "room_view", "summary": "The room as the bearer may see it",
+            "description": "A seat's token gives its view, the host's the host's; without a token (or with "
+                           "one that is not of this room) the table's view.",
             "security": bearer,
             "parameters": [{"name": "wait", "in": "query", "required": False,
                             "schema": {"type": "number", "minimum": 0, "maximum": 25},
@@ -236,12 +358,13 @@ def _room_paths() -> dict:
             "security": bearer,
             "requestBody": _body(_ref("Action"), {"type": "start"}),
             "responses": {"200": _json(_ref("View"), "The actor's new view.", ETAG),
-                          "400": _error("Not allowed now: the sentence says why; nothing changed."),
+                          "400": _error("Not allowed now, or not a move of this game: the sentence says why; "
+                                        "nothing changed."),
                           "401": _error("No credential."), "403": _error("The credential is not a seat here."),
                           "404": _error("No such room."),
                           "409": _json({"allOf": [ERROR], "properties": {"version": {"type": "integer"}}},
-                                       "The room moved on since the given version."),
-                          "413": _error("The body is too long.")}}},
+                                       "The room moved on since the given version; nothing changed."),
+                          "413": TOO_LONG}}},
     }
 
 
@@ -263,7 +386,8 @@ def _other_paths() -> dict:
         "/rooms/{code}/qr.svg": {"parameters": [CODE], "get": {
             "tags": ["rooms"], "operationId": "join_qr", "summary": "The room's join QR code",
             "responses": {"200": {"description": "An SVG image.", "content": {"image/svg+xml": {}}},
-                          "404": {"description": "No such room."}}}},
+                          "404": {"description": "No such room (a page that says so).",
+                                  "content": {"text/html": {}}}}}},
         "/healthz": {"get": {"tags": ["health"], "operationId": "healthz", "summary": "The process answers",
                              "responses": {"200": _json({"type": "object"}, "Alive.")}}},
         "/readyz": {"get": {"tags": ["health"], "operationId": "readyz", "summary": "The database answers",

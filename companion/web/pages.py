@@ -20,9 +20,9 @@ from games.inkblots import inkblot_svg
 
 from flask_babel import get_locale, gettext
 
-from companion.web import forms, identity
+from companion.web import forms, identity, limits
 from companion.web.i18n import browser_language, say
-from companion.web.api import join_url, no_room_sentence, normal_code
+from companion.web.api import absolute_url, join_url, no_room_sentence, normal_code
 from companion.rooms.room import new_token, token_hash
 from companion.rooms.service import NoSuchRoom
 
@@ -35,6 +35,7 @@ def rooms():
 
 @bp.app_errorhandler(NoSuchRoom)
 def _no_room(error):
+    limits.lookups().missed()
     if request.path.startswith("/api/"):
         return {"error": no_room_sentence(str(error))}, 404
     return render_template("message.html", title=gettext("No such room"),
@@ -79,7 +80,7 @@ def _live_context(room, viewer):
     if viewer == HOST:
         # The host's own token, from its own request: the link that opens this screen elsewhere.
         token = identity.presented_token(room.code, "host")
-        context["host_link"] = url_for("pages.host_key", code=room.code, token=token, _external=True)
+        context["host_link"] = absolute_url("pages.host_key", code=room.code, token=token)
     return context
 
 
@@ -87,7 +88,7 @@ def _live_fragment(code, role_hint, template):
     """A screen's live part; a current poll never gets here (polling.NotModified answered it)."""
     room = rooms().get(normal_code(code))
     viewer = identity.role(room, role_hint)
-    if role_hint == "host" and viewer != HOST:
+    if (role_hint == "host") != (viewer == HOST):  # a host's token on a phone's fragment sees the table
         viewer = None
     key = ("html", template, room.code, room.host, room.version, viewer, str(get_locale()), request.cookies.get("tc_lang"),
            request.host)
@@ -130,6 +131,8 @@ def join(code):
         if identity.role(room, "seat") is not None:
             return redirect(url_for("pages.phone", code=code))
         return render_template("join.html", room=room, title=room.engine.TITLE)
+    if isinstance(identity.role(room, "seat"), tuple):  # one request per phone: it already waits
+        return redirect(url_for("pages.phone", code=code), code=303)
     token = new_token()
     kind = "request" if room.started else "join"
     try:
@@ -182,6 +185,7 @@ def blot(number):
 def qr(code):
     code = normal_code(code)
     if rooms().version(code) is None:
+        limits.lookups().missed()
         abort(404)
     buffer = io.BytesIO()
     segno.make(join_url(code), error="m").save(buffer, kind="svg", scale=10, border=2,
