@@ -1,7 +1,9 @@
 """The score-only helper of issue 6, driven through its pages with the Flask test client.
 
 The pages are plain HTML forms: these tests post exactly the fields a tap on each big button
-sends (players by their index in seating order, positions by number), as a browser would.
+sends, as a browser would. A field is named by its JSON path in the game's ``SCORING.Round`` model
+(``cards.@2``: the third player's card, players by their place in seating order), a value ``@2`` is
+the third player, positions and numbers are themselves; the sheet options are ``o.<option>``.
 """
 
 from __future__ import annotations
@@ -32,9 +34,12 @@ class Helper:
         self.code = None
         self.players: list[str] = []
 
-    def start(self, game="dixit", players=FOUR, expect=303, **fields):
+    def start(self, game="dixit", players=FOUR, expect=303, options=None, **fields):
+        """Start a sheet from the setup form: the names typed, ``options`` as the option taps send
+        them (``o.<name>``), ``fields`` as they are."""
         names = list(players) + [""] * (8 - len(players))
-        response = self.client.post(f"/score/new/{game}", data={"name": names, **fields})
+        data = {"name": names, **{f"o.{k}": v for k, v in (options or {}).items()}, **fields}
+        response = self.client.post(f"/score/new/{game}", data=data)
         assert response.status_code == expect, error_on(response.get_data(as_text=True))
         if expect == 303:
             self.code = response.headers["Location"].rsplit("/", 1)[1]
@@ -53,13 +58,27 @@ class Helper:
     def version(self) -> int:
         return int(re.search(r'name="version" value="(\d+)"', self.page()).group(1))
 
+    def start_teams(self, teams, expect=303, **options):
+        """Start a Rorschach (teams) sheet: the names typed in each team's column."""
+        data = {f"team.{team}": names for team, names in teams.items()}
+        data.update({f"o.{k}": v for k, v in options.items()})
+        response = self.client.post("/score/new/rorschach-teams", data=data)
+        assert response.status_code == expect, error_on(response.get_data(as_text=True))
+        if expect == 303:
+            self.code = response.headers["Location"].rsplit("/", 1)[1]
+            self.players = [n for names in teams.values() for n in names if n]
+        return response
+
+    def at(self, name) -> str:
+        """A player as a field's path or value names them: ``@`` and their place in seating order."""
+        return f"@{self.players.index(name)}"
+
     def dixit_fields(self, storyteller, cards, votes) -> dict:
-        index = {name: i for i, name in enumerate(self.players)}
-        data = {"storyteller": str(index[storyteller])}
+        data = {"storyteller": self.at(storyteller)}
         for name, where in cards.items():
-            data[f"card{index[name]}"] = [str(k) for k in where] if isinstance(where, list) else str(where)
+            data[f"cards.{self.at(name)}"] = [str(k) for k in where] if isinstance(where, list) else str(where)
         for name, k in votes.items():
-            data[f"vote{index[name]}"] = str(k)
+            data[f"votes.{self.at(name)}"] = str(k)
         return data
 
     def dixit(self, storyteller, cards, votes, expect=303, version=None, path="/rounds"):
@@ -104,6 +123,7 @@ def test_a_sheet_starts_from_the_players_in_seating_order(helper):
     assert data["players"] == FIVE and data["rounds"] == [] and data["over"] is False
     assert data["options"] == {"end_at_30": False, "bonus": "always", "bonus_cap": None}
     page = helper.page()
+    assert 'name="o.end_at_30"' in helper.client.get("/score/new/dixit").get_data(as_text=True)
     assert "Round 1" in page and "of 11" in page  # 11 rounds with 5 players
 
 
@@ -125,7 +145,8 @@ def test_a_setup_that_cannot_be_played_is_refused_with_a_sentence(helper, app, p
 
 
 def test_options_come_from_the_setup_form(helper):
-    helper.start(bonus="found_by_some", bonus_cap="3", end_at_30="on")
+    # The checkbox sends "true" after its hidden "false"; the taps send their values.
+    helper.start(options={"bonus": "found_by_some", "bonus_cap": "3", "end_at_30": ["false", "true"]})
     assert helper.export()["options"] == {"end_at_30": True, "bonus": "found_by_some", "bonus_cap": 3}
 
 
@@ -143,17 +164,22 @@ def test_a_round_entered_by_taps_is_scored_by_the_rules(helper):
 
 def test_the_storyteller_is_preselected_by_rotation(helper):
     helper.start()
-    assert 'name="storyteller" value="0" checked' in helper.page()
+    assert 'name="storyteller" value="@0" checked' in helper.page()
     helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 1})
-    assert 'name="storyteller" value="1" checked' in helper.page()
+    assert 'name="storyteller" value="@1" checked' in helper.page()
     # The table may pick someone else; the rotation goes on from whoever told the story.
     helper.dixit("Dan", usual_cards(FOUR, "Dan"), {"Ann": 1, "Ben": 1, "Cat": 1})
-    assert 'name="storyteller" value="0" checked' in helper.page()
+    assert 'name="storyteller" value="@0" checked' in helper.page()
 
 
-def test_the_storytellers_own_vote_is_ignored_as_the_form_hides_it(helper):
+def test_the_storytellers_own_vote_is_refused_by_the_rules_and_nothing_recorded(helper):
+    # The form hides the storyteller's vote row; a vote sent for them anyway is the engine's to
+    # refuse (the old form dropped it), and the taps stay for the table to correct.
     helper.start()
-    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ann": 3, "Ben": 1, "Cat": 1, "Dan": 1})
+    response = helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ann": 3, "Ben": 1, "Cat": 1, "Dan": 1}, expect=400)
+    assert error_on(response.get_data(as_text=True)) == "The storyteller doesn't vote."
+    assert helper.export()["rounds"] == []
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 1})
     assert helper.export()["rounds"][0]["entered"]["votes"] == {"Ben": 1, "Cat": 1, "Dan": 1}
 
 
@@ -179,8 +205,8 @@ def test_a_round_that_cannot_have_happened_is_refused_with_a_sentence_and_nothin
     assert api.status_code == 400 and api.get_json()["error"] == sentence
     assert helper.export() == before
     # The taps made are kept, so the table corrects one button instead of entering it all again.
-    assert 'name="storyteller" value="1" checked' in page
-    assert 'name="card0" value="1" aria-label="Ann\'s card at 1" checked' in page
+    assert 'name="storyteller" value="@1" checked' in page
+    assert 'name="cards.@0" value="1" aria-label="Ann\'s card at 1" checked' in page
 
 
 def test_a_missing_storyteller_is_a_sentence_too(helper):
@@ -189,13 +215,14 @@ def test_a_missing_storyteller_is_a_sentence_too(helper):
     del data["storyteller"]
     response = helper.client.post(helper.url + "/rounds", data=data)
     assert response.status_code == 400
-    assert error_on(response.get_data(as_text=True)) == "Choose the storyteller."
+    assert error_on(response.get_data(as_text=True)) == 'Say "storyteller": it is needed here.'
 
 
 def test_tampered_fields_get_a_sentence_not_a_server_error(helper):
     helper.start()
-    for data in ({"storyteller": "9"}, {"storyteller": "x"}, {"storyteller": "0", "card1": "two"},
-                 {"storyteller": "0", "vote2": "-1"}):
+    for data in ({"storyteller": "@9"}, {"storyteller": "x"}, {"storyteller": "@0", "cards.@1": "two"},
+                 {"storyteller": "@0", "votes.@2": "-1"}, {"storyteller": "@0", "cards.@7": "1"},
+                 {"storyteller": "@0", "votes": "1"}):
         response = helper.client.post(helper.url + "/rounds", data=data)
         assert response.status_code == 400 and error_on(response.get_data(as_text=True))
     assert helper.export()["rounds"] == []
@@ -214,7 +241,7 @@ def test_a_double_tap_records_the_round_once(helper):
 def test_three_players_enter_both_of_their_cards(helper):
     helper.start(players=["Ann", "Ben", "Cat"])
     page = helper.page()
-    assert 'type="checkbox" name="card1" value="5"' in page
+    assert 'type="checkbox" name="cards.@1" value="5"' in page
     helper.dixit("Ann", {"Ann": 1, "Ben": [2, 3], "Cat": [4, 5]}, {"Ben": 1, "Cat": 3})
     assert helper.totals() == {"Ann": 3, "Ben": 4, "Cat": 0}
     response = helper.dixit("Ben", {"Ann": [1, 2], "Ben": 3, "Cat": [4]}, {"Ann": 3, "Cat": 3}, expect=400)
@@ -250,7 +277,7 @@ def test_a_whole_game_of_dixit_ends_after_its_last_round_with_the_winner(helper)
 
 
 def test_the_game_ends_at_30_points_when_the_table_chose_so(helper):
-    helper.start(end_at_30="on")
+    helper.start(options={"end_at_30": "true"})
     votes = {"Ann": {"Ben": 1, "Cat": 2, "Dan": 2}}  # Ann +3, Ben +3+2 each time Ann tells
     for number in range(6):
         helper.dixit("Ann", usual_cards(FOUR, "Ann"), votes["Ann"])
@@ -267,13 +294,14 @@ def test_a_stranger_can_watch_but_not_change_the_sheet(helper, app):
     assert "Undo" not in page and "/key/" not in page
     data = {"version": str(helper.version()),
             **helper.dixit_fields("Ben", usual_cards(FOUR, "Ben"), {"Ann": 1, "Cat": 1, "Dan": 1})}
-    for path in ("/rounds", "/rounds/1", "/undo"):
+    for path in ("/rounds", "/rounds/1", "/undo", "/redo"):
         response = stranger.post(helper.url + path, data=data)
         assert response.status_code == 403
         assert error_on(response.get_data(as_text=True)).startswith("Only the tablet that started this sheet")
     assert stranger.get(helper.url + "/rounds/1").status_code == 403
     stranger.set_cookie(f"tcs_{helper.code}", "a guess")
     assert stranger.post(helper.url + "/undo", data=data).status_code == 403
+    assert stranger.post(helper.url + "/redo", data=data).status_code == 403
     assert len(helper.export()["rounds"]) == 1
 
 
@@ -319,7 +347,7 @@ def test_correcting_a_past_round_recomputes_every_later_total(helper):
     helper.dixit("Ben", usual_cards(FOUR, "Ben"), {"Ann": 1, "Cat": 2, "Dan": 2})
     assert helper.totals() == {"Ann": 0 + 5, "Ben": 2 + 3, "Cat": 2, "Dan": 2}
     page = helper.page("/rounds/1")
-    assert "Correct round 1" in page and 'name="vote3" value="1" aria-label="Dan voted 1" checked' in page
+    assert "Correct round 1" in page and 'name="votes.@3" value="1" aria-label="Dan voted 1" checked' in page
     # Round 1 really went: Dan voted for Cat's card.
     helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 3}, path="/rounds/1")
     data = helper.export()
@@ -340,7 +368,7 @@ def test_a_correction_that_cannot_have_happened_is_refused_and_nothing_changes(h
 
 
 def test_a_correction_that_would_end_the_game_before_a_later_round_is_refused(helper):
-    helper.start(end_at_30="on")
+    helper.start(options={"end_at_30": "true"})
     ben_scores_5 = ("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 2, "Dan": 2})
     helper.dixit("Ben", usual_cards(FOUR, "Ben"), {"Ann": 1, "Cat": 1, "Dan": 1})  # Ben 0
     for number in range(5):
@@ -369,7 +397,7 @@ def test_undo_takes_back_the_last_round_then_the_one_before(helper):
     assert "Undo round 2" in helper.page()
     assert helper.client.post(helper.url + "/undo", data={"version": str(helper.version())}).status_code == 303
     assert len(helper.export()["rounds"]) == 1
-    assert 'name="storyteller" value="1" checked' in helper.page()  # Ben's turn again
+    assert 'name="storyteller" value="@1" checked' in helper.page()  # Ben's turn again
     helper.client.post(helper.url + "/undo", data={"version": str(helper.version())})
     assert helper.export()["rounds"] == []
     response = helper.client.post(helper.url + "/undo", data={"version": str(helper.version())})
@@ -397,12 +425,89 @@ def test_a_double_tap_on_undo_undoes_once(helper):
 
 
 def test_undo_after_the_end_reopens_the_game(helper):
-    helper.start(end_at_30="on")
+    helper.start(options={"end_at_30": "true"})
     for number in range(6):
         helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 2, "Dan": 2})
     assert helper.export()["over"]
     helper.client.post(helper.url + "/undo", data={"version": str(helper.version())})
     assert not helper.export()["over"] and 'class="round-form' in helper.page()
+
+
+def test_undo_then_redo_puts_the_round_back(helper):
+    helper.start()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 3})
+    helper.dixit("Ben", usual_cards(FOUR, "Ben"), {"Ann": 1, "Cat": 1, "Dan": 1})
+    before = helper.export()
+    assert "Redo" not in helper.page()
+    helper.client.post(helper.url + "/undo", data={"version": str(helper.version())})
+    page = helper.page()
+    assert "Redo round 2" in page and "Undo round 1" in page
+    assert helper.client.post(helper.url + "/redo", data={"version": str(helper.version())}).status_code == 303
+    assert helper.export()["rounds"] == before["rounds"] and helper.totals() == before["totals"]
+    assert "Undo round 2" in helper.page() and "Redo" not in helper.page()
+    response = helper.client.post(helper.url + "/redo", data={"version": str(helper.version())})
+    assert response.status_code == 400
+    assert error_on(response.get_data(as_text=True)) == "There is nothing to redo."
+
+
+def test_redo_goes_back_through_every_undo_in_turn(helper):
+    helper.start()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 3})
+    helper.dixit("Ben", usual_cards(FOUR, "Ben"), {"Ann": 1, "Cat": 1, "Dan": 1})
+    full = helper.export()
+    for _ in range(2):
+        helper.client.post(helper.url + "/undo", data={"version": str(helper.version())})
+    assert helper.export()["rounds"] == [] and "Redo round 1" in helper.page()
+    helper.client.post(helper.url + "/redo", data={"version": str(helper.version())})
+    assert len(helper.export()["rounds"]) == 1 and "Redo round 2" in helper.page()
+    helper.client.post(helper.url + "/redo", data={"version": str(helper.version())})
+    assert helper.export()["totals"] == full["totals"]
+
+
+def test_redo_puts_back_a_correction(helper):
+    helper.start()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 1})
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 3}, path="/rounds/1")
+    corrected = helper.totals()
+    helper.client.post(helper.url + "/undo", data={"version": str(helper.version())})
+    assert helper.totals() == {"Ann": 0, "Ben": 2, "Cat": 2, "Dan": 2}
+    assert "Redo the correction of round 1" in helper.page()
+    helper.client.post(helper.url + "/redo", data={"version": str(helper.version())})
+    assert helper.totals() == corrected and helper.export()["rounds"][0]["corrected"] is True
+
+
+def test_a_new_round_after_an_undo_leaves_nothing_to_redo(helper):
+    helper.start()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 1})
+    helper.client.post(helper.url + "/undo", data={"version": str(helper.version())})
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 3})
+    assert "Redo" not in helper.page()
+    response = helper.client.post(helper.url + "/redo", data={"version": str(helper.version())})
+    assert response.status_code == 400 and error_on(response.get_data(as_text=True)) == "There is nothing to redo."
+    assert helper.totals() == {"Ann": 3, "Ben": 3, "Cat": 4, "Dan": 0}
+
+
+def test_a_double_tap_on_redo_redoes_once(helper):
+    helper.start()
+    helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 1})
+    helper.dixit("Ben", usual_cards(FOUR, "Ben"), {"Ann": 1, "Cat": 1, "Dan": 1})
+    for _ in range(2):
+        helper.client.post(helper.url + "/undo", data={"version": str(helper.version())})
+    version = helper.version()
+    assert helper.client.post(helper.url + "/redo", data={"version": str(version)}).status_code == 303
+    assert helper.client.post(helper.url + "/redo", data={"version": str(version)}).status_code == 409
+    assert len(helper.export()["rounds"]) == 1 and "Redo round 2" in helper.page()
+
+
+def test_redo_after_undoing_the_last_round_ends_the_game_again(helper):
+    helper.start(options={"end_at_30": "true"})
+    for number in range(6):
+        helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 2, "Dan": 2})
+    helper.client.post(helper.url + "/undo", data={"version": str(helper.version())})
+    assert not helper.export()["over"]
+    helper.client.post(helper.url + "/redo", data={"version": str(helper.version())})
+    data = helper.export()
+    assert data["over"] and data["winners"] == ["Ben"] and 'class="round-form' not in helper.page()
 
 
 def test_export_as_csv_has_a_row_per_round_and_the_totals(helper):
@@ -413,11 +518,12 @@ def test_export_as_csv_has_a_row_per_round_and_the_totals(helper):
     assert response.mimetype == "text/csv"
     assert f'filename="dixit-{helper.code}.csv"' in response.headers["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    # The export is the same for every game: a row per round with each side's points, the totals.
     assert rows == [
-        ["round", "storyteller", "Ann", "Ben", "Cat", "Dan"],
-        ["1", "Ann", "3", "3", "4", "0"],
-        ["2", "Ben", "2", "0", "2", "2"],
-        ["total", "", "5", "3", "6", "2"],
+        ["round", "Ann", "Ben", "Cat", "Dan"],
+        ["1", "3", "3", "4", "0"],
+        ["2", "2", "0", "2", "2"],
+        ["total", "5", "3", "6", "2"],
     ]
 
 
@@ -426,15 +532,18 @@ def test_export_as_json_has_every_round_as_entered_and_as_scored(helper):
     helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 3})
     data = helper.export()
     assert data["game"] == "dixit" and data["title"] == "Dixit" and data["code"] == helper.code
-    assert data["rounds"] == [{
+    [entered] = data["rounds"]
+    scored = entered.pop("scored")
+    assert entered == {
         "round": 1,
         "entered": {"storyteller": "Ann", "cards": {"Ann": 1, "Ben": 2, "Cat": 3, "Dan": 4},
                     "votes": {"Ben": 1, "Cat": 1, "Dan": 3}},
-        "scored": {"points": {"Ann": 3, "Ben": 3, "Cat": 4, "Dan": 0}},
         "points": {"Ann": 3, "Ben": 3, "Cat": 4, "Dan": 0},
         "totals": {"Ann": 3, "Ben": 3, "Cat": 4, "Dan": 0},
         "corrected": False,
-    }]
+    }
+    # As scored: the points and why (the engine's reasons), as the scoring API gives them.
+    assert scored["points"] == {"Ann": 3, "Ben": 3, "Cat": 4, "Dan": 0} and scored["reasons"]
     assert data["winners"] == [] and data["teams"] is None
 
 

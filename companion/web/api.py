@@ -239,7 +239,7 @@ def act(service, environ: dict, code: str):
     if kind in SERVER_ENTRIES:
         raise ApiError(400, lazy_gettext("That is not something to do during a game."))
     expected = data.pop("version", None)
-    if expected is not None and not isinstance(expected, int):
+    if expected is not None and (type(expected) is not int or not 0 <= expected <= 2**53):
         raise ApiError(400, lazy_gettext("The version must be a whole number."))
     # Who acts is read from the room in the same transaction that records the action.
     return service.act_with_token(code, token_hash(token), data, expected)

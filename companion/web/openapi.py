@@ -71,14 +71,22 @@ _ONE = ("additionalProperties", "items", "contains", "propertyNames", "not", "if
         "unevaluatedItems", "unevaluatedProperties", "contentSchema")
 _MANY = ("allOf", "anyOf", "oneOf", "prefixItems")
 _NAMED = ("properties", "patternProperties", "$defs", "dependentSchemas")
+# pydantic writes a field's bounds under their own names where it cannot place them in the schema
+# (a field with a validator of its own): they are bounds all the same, so they become JSON Schema's.
+_BOUNDS = {"ge": "minimum", "le": "maximum", "gt": "exclusiveMinimum", "lt": "exclusiveMaximum",
+           "multiple_of": "multipleOf"}
+_SIZES = {"string": ("minLength", "maxLength"), "array": ("minItems", "maxItems"),
+          "object": ("minProperties", "maxProperties")}
 
 
 def strict(schema: Any) -> Any:
     """``schema`` with every keyword JSON Schema and OpenAPI do not define renamed ``x-<keyword>``,
-    in it and in every schema it holds (a property *named* ``labels`` stays as it is)."""
+    in it and in every schema it holds (a property *named* ``labels`` stays as it is); pydantic's
+    own names of bounds become JSON Schema's."""
     if not isinstance(schema, dict):
         return schema
     out: dict[str, Any] = {}
+    sizes = _SIZES.get(schema.get("type")) if isinstance(schema.get("type"), str) else None
     for key, value in schema.items():
         if key in _ONE:
             value = strict(value)
@@ -86,7 +94,11 @@ def strict(schema: Any) -> Any:
             value = [strict(item) for item in value]
         elif key in _NAMED:
             value = {name: strict(item) for name, item in value.items()}
-        if key not in KEYWORDS and not key.startswith("x-"):
+        if key in _BOUNDS and _BOUNDS[key] not in schema:
+            key = _BOUNDS[key]
+        elif key in ("min_length", "max_length") and sizes and sizes[key == "max_length"] not in schema:
+            key = sizes[key == "max_length"]
+        elif key not in KEYWORDS and not key.startswith("x-"):
             key = f"x-{key}"
         out[key] = value
     return out

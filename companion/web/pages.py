@@ -95,7 +95,7 @@ def _live_fragment(code, role_hint, template):
     body = rooms().memo(key, lambda: render_template(template, **_live_context(room, viewer)).encode())
     response = Response(body, mimetype="text/html")
     response.set_etag(f"v{room.version}")
-    response.headers["Cache-Control"] = "private, no-cache"
+    response.headers["Cache-Control"] = "no-store" if viewer == HOST else "private, no-cache"
     return response
 
 
@@ -107,7 +107,8 @@ def host(code):
         return render_template("message.html", title=gettext("Host screen"),
                                message=gettext("This is the host screen of the room. Open it with the host "
                                                "link, or join as a player by scanning the code.")), 403
-    return render_template("host.html", **_live_context(room, HOST))
+    # The host's page carries the host link: no cache may keep it.
+    return render_template("host.html", **_live_context(room, HOST)), 200, {"Cache-Control": "no-store"}
 
 
 @bp.get("/host/<code>/live")
