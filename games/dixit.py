@@ -101,6 +101,14 @@ REVEAL_PHASES = frozenset({Phase.SETTLING, Phase.REVEALED, Phase.OVER})
 BonusRule = Annotated[Literal["always", "found_by_some"],
                       Say('The vote bonus is either "always" or "found_by_some".')]
 BonusCap = Annotated[Literal[3] | None, Exactly, Say("The vote bonus cap is either none or 3.")]
+# The options a room and a score sheet share, declared once with what their forms say.
+EndAt30 = Annotated[Bool, Say("Ending at 30 points is either on or off."),
+                    Field(title=N_("Also end when someone reaches 30 points"))]
+Bonus = Annotated[BonusRule, Field(title=N_("Points for votes on your card"), json_schema_extra={
+    "labels": {"always": N_("In every round (as most editions print it)"),
+               "found_by_some": N_("Only when some but not all found the storyteller (literal Polish text)")}})]
+Cap = Annotated[BonusCap, Field(title=N_("Most points for votes on one card"), json_schema_extra={
+    "labels": {"null": N_("No limit"), "3": N_("3 (Dixit Odyssey)")}})]
 
 
 class Options(GameOptions):
@@ -108,13 +116,9 @@ class Options(GameOptions):
 
     game_title = TITLE
 
-    end_at_30: Annotated[Bool, Say("Ending at 30 points is either on or off.")] = Field(
-        False, title=N_("Also end when someone reaches 30 points"))
-    bonus: BonusRule = Field("always", title=N_("Points for votes on your card"), json_schema_extra={
-        "labels": {"always": N_("In every round (as most editions print it)"),
-                   "found_by_some": N_("Only when some but not all found the storyteller (literal Polish text)")}})
-    bonus_cap: BonusCap = Field(None, title=N_("Most points for votes on one card"), json_schema_extra={
-        "labels": {"null": N_("No limit"), "3": N_("3 (Dixit Odyssey)")}})
+    end_at_30: EndAt30 = False
+    bonus: Bonus = "always"
+    bonus_cap: Cap = None
     extended_player_counts: Annotated[Bool, Say("Playing with 3, 7 or 8 players is either on or off.")] = Field(
         False, title=N_("Allow 3 players (two cards each) and 7–8 players"))
 
@@ -649,10 +653,9 @@ class ScoringOptions(Declared):
 class SheetOptions(Declared):
     """A score sheet's options (it takes 3 to 8 players as they come)."""
 
-    end_at_30: Annotated[Bool, Say("Ending at 30 points is either on or off.")] = Field(
-        False, title=N_("Also end when someone reaches 30 points"))
-    bonus: BonusRule = Options.model_fields["bonus"].default
-    bonus_cap: BonusCap = None
+    end_at_30: EndAt30 = False
+    bonus: Bonus = "always"
+    bonus_cap: Cap = None
 
 
 class RoundEntry(Declared):

@@ -134,6 +134,8 @@ def test_a_page_on_another_port_of_this_host_cannot_undo_a_round_of_a_score_shee
                          headers={"Origin": "http://localhost:8080"})
     assert forged.status_code == 403 and "another site" in forged.get_data(as_text=True)
     assert client.post(sheet + "/undo", data={"version": version}, headers={"Origin": "null"}).status_code == 403
+    same_site = {"Sec-Fetch-Site": "same-site", "Origin": "http://localhost"}  # the browser says another port
+    assert client.post(sheet + "/undo", data={"version": version}, headers=same_site).status_code == 403
     # The tablet's own page still works: same origin.
     mine = client.post(sheet + "/undo", data={"version": version}, headers={"Origin": "http://localhost"})
     assert mine.status_code in (303, 400)  # nothing to undo yet: a sentence, not a refusal of the form
@@ -189,7 +191,7 @@ def test_the_pages_send_the_headers_a_shared_screen_needs(app, table):
     policy = page.headers["Content-Security-Policy"]
     assert "script-src 'self'" in policy and "'unsafe-inline'" not in policy.split("script-src")[1].split(";")[0]
     assert "frame-ancestors 'none'" in policy and page.headers["X-Frame-Options"] == "DENY"
-    assert page.headers["Referrer-Policy"] == "no-referrer" and page.headers["X-Content-Type-Options"] == "nosniff"
+    assert page.headers["Referrer-Policy"] == "same-origin" and page.headers["X-Content-Type-Options"] == "nosniff"
     assert "no-store" in page.headers["Cache-Control"]
     assert "<script>" not in page.get_data(as_text=True) and "onsubmit=" not in page.get_data(as_text=True)
 

@@ -82,22 +82,23 @@ def test_the_host_page_holds_its_poll_and_it_is_answered_with_a_join(server, bro
     from tests.server import wait_until
 
     host = browser.new_context(**HOST).new_page()
-    polls, answers = [], []
+    polls, answered = [], []
     host.on("request", lambda r: polls.append(r) if "/live" in r.url else None)
-    host.on("requestfinished", lambda r: answers.append(r) if "/live" in r.url else None)
+    host.on("requestfinished", lambda r: answered.append(r) if "/live" in r.url else None)
     host.goto(server.url + "/")
-    host.get_by_role("button", name="Open a Dixit table").click()
+    with host.expect_request(lambda r: "/live" in r.url) as first:
+        host.get_by_role("button", name="Open a Dixit table").click()
+    held = first.value
     host.wait_for_selector(".qr-box img")
     code = host.inner_text(".qr-box .code").strip()
-    wait_until(lambda: polls, what="the host page's first poll")
     wait_until(lambda: server.received(f"GET /host/{code}/live"), what=lambda: "the server to read the poll:\n"
                + server.log.read_text())
-    host.evaluate("1")  # a round trip to the page: every request event before it has been seen
-    assert len(polls) == 1 and answers == []  # held by the server: the page waits for its answer
+    host.evaluate("1")  # a round trip to the page: the events of what it did before have been seen
+    assert polls == [held] and answered == []  # held by the server: the page waits for its answer
 
     r = requests.post(f"{server.url}/api/v1/rooms/{code}/seats", json={"name": "Zoë"}, timeout=10)
     assert r.status_code == 201
     host.wait_for_selector(".seats li >> text=Zoë")
-    held = polls[0]
-    assert held in answers and held.response().status == 200 and "Zoë" in held.response().text()
+    response = held.response()
+    assert response.status == 200 and "Zoë" in response.text()  # the held poll brought the join
     assert all("wait=20" in poll.url for poll in polls)

@@ -45,7 +45,7 @@ def test_a_five_player_dixit_round_is_entered_by_ten_taps_on_a_tablet(server, br
     sheet_url = page.url
 
     # Ann tells the first story: preselected, and her vote row is not shown.
-    assert page.locator("input[name=storyteller][value='0']").is_checked()
+    assert page.locator("input[name=storyteller][value='@0']").is_checked()
     assert not page.locator(".vote-row[data-i='0']").is_visible()
     taps = 0
     for name, k in {"Ann": 3, "Ben": 1, "Cat": 2, "Dan": 4, "Eve": 5}.items():
@@ -66,7 +66,7 @@ def test_a_five_player_dixit_round_is_entered_by_ten_taps_on_a_tablet(server, br
     assert "Ben and Cat found Ann's card." in page.inner_text(".last-round")
     track = page.inner_text(".track")
     assert "+4" in track and "+3" in track
-    assert page.locator("input[name=storyteller][value='1']").is_checked()  # Ben tells next
+    assert page.locator("input[name=storyteller][value='@1']").is_checked()  # Ben tells next
     shot(page, "3-after-round-1")
 
     # A round that cannot have happened: the sentence, and the taps stay.
@@ -77,7 +77,7 @@ def test_a_five_player_dixit_round_is_entered_by_ten_taps_on_a_tablet(server, br
     page.get_by_role("button", name="Score round 2").tap()
     page.wait_for_selector(".error")
     assert page.inner_text(".error") == "Two cards can't lie at position 2."
-    assert page.locator("input[name=card0][value='1']").is_checked()
+    assert page.locator("input[name='cards.@0'][value='1']").is_checked()
     shot(page, "4-refused")
 
     # The tablet is closed and opened again: the sheet is where it was.
@@ -92,7 +92,7 @@ def test_a_five_player_dixit_round_is_entered_by_ten_taps_on_a_tablet(server, br
     # Undo takes the round back; a stranger's browser only watches.
     page.get_by_role("button", name="Undo round 1").tap()
     page.wait_for_selector("text=Round 1")
-    assert page.locator("input[name=storyteller][value='0']").is_checked()
+    assert page.locator("input[name=storyteller][value='@0']").is_checked()
     stranger = browser.new_context(**TABLET).new_page()
     stranger.goto(sheet_url)
     assert "You are watching this score sheet" in stranger.inner_text("main")

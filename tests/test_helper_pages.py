@@ -14,6 +14,7 @@ import io
 import re
 
 import pytest
+from werkzeug.datastructures import MultiDict
 
 from companion.scoresheet import sheet as sheetlib
 
@@ -158,7 +159,7 @@ def test_a_round_entered_by_taps_is_scored_by_the_rules(helper):
     helper.dixit("Ann", usual_cards(FIVE, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 2, "Eve": 2})
     assert helper.totals() == {"Ann": 3, "Ben": 5, "Cat": 3, "Dan": 0, "Eve": 0}
     page = helper.page()
-    assert "Ben and Cat found Ann&#39;s card." in page
+    assert "Ben and Cat found Ann's card." in html.unescape(page)
     assert "Round 2" in page
 
 
@@ -575,15 +576,22 @@ def test_the_home_page_offers_score_only_for_every_game_the_helper_has(client):
         assert f'href="/score/new/{game}"' in page
 
 
-def blots(helper, *picks):
-    return post_round(helper, {f"blot{i}": str(b) for i, b in enumerate(picks)})
+def blots(helper, *picks, expect=303, path="/rounds"):
+    """The blot each player picked, in seating order (``choices.@i``)."""
+    return post_round(helper, {f"choices.@{i}": str(b) for i, b in enumerate(picks)}, expect, path)
+
+
+def csv_rows(helper):
+    return list(csv.reader(io.StringIO(helper.client.get(helper.url + "/export.csv").get_data(as_text=True))))
 
 
 def test_rorschach_a_whole_game_until_someone_holds_every_colour(helper):
     helper.start("rorschach", ["Red", "Purple", "Green"])
     page = helper.page()
-    assert 'name="blot0" value="2"' in page and 'name="blot0" value="3"' not in page  # two blots
+    assert 'name="choices.@0" value="2"' in page and 'name="choices.@0" value="3"' not in page  # two blots
     blots(helper, 1, 1, 2)  # Red and Purple take each other's colours; Green alone: her own
+    assert ("Red took Purple's colour; Purple took Red's colour; Green took their own colour."
+            in html.unescape(helper.page()))
     blots(helper, 1, 2, 2)  # Purple and Green match; Red alone: his own
     data = helper.export()
     assert data["rounds"][1]["scored"]["tokens"] == {"Red": ["Red", "Purple"], "Purple": ["Red", "Green"],
@@ -594,18 +602,22 @@ def test_rorschach_a_whole_game_until_someone_holds_every_colour(helper):
     blots(helper, 1, 2, 1)
     data = helper.export()
     assert data["over"] and data["winners"] == ["Red", "Purple", "Green"]
-    assert "Red, Purple and Green win!" in helper.page()
-    rows = list(csv.reader(io.StringIO(helper.client.get(helper.url + "/export.csv").get_data(as_text=True))))
-    assert rows[0] == ["round", "Red picked", "Purple picked", "Green picked", "Red took", "Purple took", "Green took"]
-    assert rows[3] == ["3", "1", "2", "1", "Green", "Purple", "Red"]
+    page = helper.page()
+    assert "Red, Purple and Green win!" in page and page.count('class="token"') == 9
+    # The generic export: each round's tokens taken, the tokens held, the winners.
+    rows = csv_rows(helper)
+    assert rows[0] == ["round", "Red", "Purple", "Green"]
+    assert rows[3] == ["3", "1", "1", "1"] and rows[4] == ["total", "3", "3", "3"]
     assert rows[-1] == ["winners", "Red and Purple and Green"]
 
 
 def test_rorschach_refuses_more_different_blots_than_lie_on_the_table(helper):
     helper.start("rorschach", ["Red", "Purple", "Green"])
-    response = post_round(helper, {"blot0": "1", "blot1": "2", "blot2": "3"}, expect=400)
+    response = blots(helper, 1, 2, 3, expect=400)
     assert error_on(response.get_data(as_text=True)).startswith("With 3 players there are only 2 blots")
-    response = post_round(helper, {"blot0": "1", "blot1": "2"}, expect=400)
+    response = blots(helper, 1, 2, 2, 1, expect=400)  # a fourth player's pick: not one of the buttons
+    assert error_on(response.get_data(as_text=True)) == "Choose from the buttons shown."
+    response = blots(helper, 1, 2, expect=400)
     assert error_on(response.get_data(as_text=True)) == "Green has not picked a blot."
     assert helper.export()["rounds"] == []
 
@@ -614,40 +626,68 @@ def test_rorschach_a_correction_carries_the_tokens_through_later_rounds(helper):
     helper.start("rorschach", ["Red", "Purple", "Green", "Blue"])
     blots(helper, 1, 1, 2, 3)
     blots(helper, 2, 3, 3, 1)
+    page = helper.page("/rounds/1")
+    assert 'name="choices.@2" value="2" aria-label="Green picked 2" checked' in page
     # Round 1 really went: Red and Green matched.
-    post_round(helper, {"blot0": "1", "blot1": "2", "blot2": "1", "blot3": "3"}, path="/rounds/1")
+    blots(helper, 1, 2, 1, 3, path="/rounds/1")
     tokens = helper.export()["rounds"][1]["scored"]["tokens"]
     assert tokens == {"Red": ["Red", "Green"], "Purple": ["Purple", "Green"], "Green": ["Red", "Purple"],
                       "Blue": ["Blue"]}
 
 
 def test_rorschach_players_choose_their_dice_colours(helper):
-    helper.start("rorschach", ["Ann", "Ben", "Cat"], colour0="green", colour1="red", colour2="blue")
-    assert helper.export()["options"] == {"colours": ["green", "red", "blue"]}
+    page = helper.client.get("/score/new/rorschach").get_data(as_text=True)
+    assert 'name="o.colours.0" value="red" aria-label="red" checked' in page
+    assert 'name="o.colours.1" value="blue" aria-label="blue" checked' in page
+    assert 'name="o.colours"' not in page.replace('name="o.colours.', "")  # no generic field for the list
+    # Row 2 is left blank: its die drops out, the list follows the names in seating order.
     response = helper.client.post("/score/new/rorschach", data={
-        "name": ["Ann", "Ben", "Cat"], "colour0": "red", "colour1": "red", "colour2": "blue"})
+        "name": ["Ann", "Ben", "", "Cat"], "o.colours.0": "green", "o.colours.1": "red",
+        "o.colours.2": "yellow", "o.colours.3": "blue"})
+    assert response.status_code == 303, error_on(response.get_data(as_text=True))
+    helper.code, helper.players = response.headers["Location"].rsplit("/", 1)[1], ["Ann", "Ben", "Cat"]
+    assert helper.export()["options"] == {"colours": ["green", "red", "blue"]}
+    assert "--die: #2ca02c" in helper.page()  # Ann's green die beside her row
+    response = helper.client.post("/score/new/rorschach", data={
+        "name": ["Ann", "Ben", "Cat"], "o.colours.0": "red", "o.colours.1": "red", "o.colours.2": "blue"})
     assert response.status_code == 400
-    assert error_on(response.get_data(as_text=True)) == "Two players can't both have the red die."
+    page = response.get_data(as_text=True)
+    assert error_on(page) == "Two players can't both have the red die."
+    assert 'name="o.colours.1" value="red" aria-label="red" checked' in page  # the taps stay
 
 
-def teams_round(helper, test_team, first, control, second=None, expect=303):
-    data = {"test_team": test_team, "match1": "A", "match2": "B", "match3": "hidden", "match4": "C",
-            "first_image": "1", "first_word": first, "control_word": control}
+def test_rorschach_without_a_choice_the_dice_go_round_in_seating_order(helper):
+    helper.start("rorschach", ["Ann", "Ben", "Cat"])
+    assert helper.export()["options"] == {"colours": ["red", "blue", "green"]}
+
+
+TEAMS = {"black": ["Ann", "Ben", "", ""], "white": ["Cat", "Dan", "Eve"]}
+
+
+def teams_round(helper, test_team, first, control, second=None, expect=303, path="/rounds"):
+    """A scoring phase: the matching 1=A, 2=B, 4=C (image 3 face down: its tap sends nothing), the
+    test team's guess on image 1, the control team's word, the second guess on image 2."""
+    data = {"test_team": test_team, "matching.1": "A", "matching.2": "B", "matching.3": "", "matching.4": "C",
+            "first_guess.image": "1", "first_guess.word": first, "control_word": control,
+            "second_guess.image": "", "second_guess.word": ""}
     if second:
-        data.update(second_image="2", second_word=second)
-    return post_round(helper, data, expect)
+        data.update({"second_guess.image": "2", "second_guess.word": second})
+    return post_round(helper, data, expect, path)
 
 
 def test_rorschach_teams_a_whole_game_until_a_team_is_4_points_and_2_ahead(helper):
-    response = helper.client.post("/score/new/rorschach-teams", data={
-        "black": ["Ann", "Ben", "", ""], "white": ["Cat", "Dan", "Eve"], "first_test_team": "white"})
-    assert response.status_code == 303
-    helper.code = response.headers["Location"].rsplit("/", 1)[1]
+    setup = helper.client.get("/score/new/rorschach-teams").get_data(as_text=True)
+    assert "Black team" in setup and 'name="team.white"' in setup and 'name="o.first_test_team"' in setup
+    helper.start_teams(TEAMS, first_test_team="white")
     data = helper.export()
     assert data["teams"] == {"Ann": "black", "Ben": "black", "Cat": "white", "Dan": "white", "Eve": "white"}
-    assert 'name="test_team" value="white" checked' in helper.page()
+    assert data["options"] == {"first_test_team": "white"}
+    page = helper.page()
+    assert 'name="test_team" value="white" checked' in page and "Cat, Dan, Eve" in page
     teams_round(helper, "white", "A", "B", "B")  # row 2, second right: white +2
-    assert 'name="test_team" value="black" checked' in helper.page()  # the roles swap
+    page = helper.page()
+    assert 'name="test_team" value="black" checked' in page  # the roles swap
+    assert "White tested." in page and "Black 0 · White +2" in page
     teams_round(helper, "black", "B", "A")  # row 4: the control team, white, +1
     assert helper.totals() == {"black": 0, "white": 3}
     teams_round(helper, "white", "A", "A", "C")  # row 1, second wrong: the control team, black, +1
@@ -659,53 +699,74 @@ def test_rorschach_teams_a_whole_game_until_a_team_is_4_points_and_2_ahead(helpe
     data = helper.export()
     assert data["over"] and data["winners"] == ["white"] and data["totals"] == {"black": 3, "white": 5}
     assert "White (Cat, Dan and Eve) wins!" in helper.page()
-    rows = list(csv.reader(io.StringIO(helper.client.get(helper.url + "/export.csv").get_data(as_text=True))))
-    assert rows[0] == ["round", "test team", "black", "white"] and rows[-2] == ["total", "", "3", "5"]
+    rows = csv_rows(helper)  # the generic export, the teams as the engine names them
+    assert rows[0] == ["round", "black", "white"] and rows[1] == ["1", "0", "2"]
+    assert rows[-2] == ["total", "3", "5"] and rows[-1] == ["winners", "white"]
 
 
 def test_rorschach_teams_the_second_guess_when_allowed_and_only_then(helper):
-    response = helper.client.post("/score/new/rorschach-teams",
-                                  data={"black": ["Ann", "Ben"], "white": ["Cat", "Dan"]})
-    helper.code = response.headers["Location"].rsplit("/", 1)[1]
+    helper.start_teams({"black": ["Ann", "Ben"], "white": ["Cat", "Dan"]})
     response = teams_round(helper, "black", "A", "B", expect=400)
     assert error_on(response.get_data(as_text=True)) == (
         "The test team guessed right, so they make a second guess: enter it too.")
     response = teams_round(helper, "black", "B", "C", "B", expect=400)
     assert error_on(response.get_data(as_text=True)) == (
         "No second guess is allowed: the test team's first guess was wrong.")
-    response = post_round(helper, {"test_team": "black", "match1": "A", "match2": "B", "match3": "hidden",
-                                   "match4": "A", "first_image": "1", "first_word": "A", "control_word": "B"},
-                          expect=400)
+    response = post_round(helper, {"test_team": "black", "matching.1": "A", "matching.2": "B", "matching.3": "",
+                                   "matching.4": "A", "first_guess.image": "1", "first_guess.word": "A",
+                                   "control_word": "B"}, expect=400)
     assert error_on(response.get_data(as_text=True)) == "The test subject matches each image to a different word."
+    response = post_round(helper, {"test_team": "black", "first_guess.image": "1", "first_guess.word": "A",
+                                   "control_word": "B", "second_guess.image": "2"}, expect=400)
+    assert error_on(response.get_data(as_text=True)) == "Enter the second guess's image and its word, or neither."
     assert helper.export()["rounds"] == []
 
 
+def test_rorschach_teams_a_correction_shows_the_face_down_image_and_recomputes(helper):
+    helper.start_teams({"black": ["Ann", "Ben"], "white": ["Cat", "Dan"]})
+    teams_round(helper, "black", "B", "A")  # row 4: white +1
+    page = helper.page("/rounds/1")
+    assert 'name="matching.3" value="" aria-label="Image 3: Face down" checked' in page
+    assert 'name="matching.4" value="C" aria-label="Image 4: word C" checked' in page
+    teams_round(helper, "black", "A", "B", "B", path="/rounds/1")  # it was row 2, second right: black +2
+    assert helper.totals() == {"black": 2, "white": 0}
+    assert 'name="test_team" value="white" checked' in helper.page()
+
+
 def test_rorschach_teams_each_team_needs_two_players(helper):
-    response = helper.client.post("/score/new/rorschach-teams",
-                                  data={"black": ["Ann"], "white": ["Cat", "Dan", "Eve"]})
-    assert response.status_code == 400
-    assert error_on(response.get_data(as_text=True)) == "The black team needs at least 2 players."
+    response = helper.start_teams({"black": ["Ann"], "white": ["Cat", "Dan", "Eve"]}, expect=400)
+    page = response.get_data(as_text=True)
+    assert error_on(page) == "The black team needs at least 2 players."
+    assert 'name="team.white" value="Eve"' in page  # the names typed stay
 
 
 DOODLERS = ["Ann", "Ben", "Cat"]
 
 
 def doodles_round(helper, subjects, votes, expect=303, path="/rounds"):
-    data = {f"subject{DOODLERS.index(a)}": str(k) for a, k in subjects.items()}
+    data = {f"subjects.{helper.at(a)}": str(k) for a, k in subjects.items()}
     for voter, cast in votes.items():
         for artist, k in cast.items():
-            data[f"vote{DOODLERS.index(voter)}_{DOODLERS.index(artist)}"] = str(k)
+            data[f"votes.{helper.at(voter)}.{helper.at(artist)}"] = str(k)
     return post_round(helper, data, expect, path)
 
 
+def test_doodles_offers_the_round_counts_and_the_tie_break_of_its_options(client):
+    page = client.get("/score/new/doodles").get_data(as_text=True)
+    assert 'name="o.rounds" value="8" checked' in page and 'name="o.rounds" value="20"' in page
+    assert 'name="o.rounds" value="21"' not in page
+    assert 'name="o.tie_break" value="doodles_guessed" checked' in page and 'value="right_guesses"' in page
+
+
 def test_doodles_a_whole_game_of_four_rounds(helper):
-    helper.start("doodles", DOODLERS, rounds="4")
+    helper.start("doodles", DOODLERS, options={"rounds": "4"})
     assert "of 4" in helper.page()
     subjects = {"Ann": 1, "Ben": 2, "Cat": 3}
     everyone_right = {v: {a: subjects[a] for a in DOODLERS if a != v} for v in DOODLERS}
     for number in range(3):
         doodles_round(helper, subjects, everyone_right)  # each: +2 voting, +2 guessed = 4
     assert helper.totals() == {"Ann": 12, "Ben": 12, "Cat": 12}
+    assert "Ann 6 · Ben 6 · Cat 6" in helper.page()  # doodles guessed so far, for a tie
     # Last round: nobody finds Cat's word; Ann and Ben each find one of the two others.
     votes = {"Ann": {"Ben": 2, "Cat": 1}, "Ben": {"Ann": 1, "Cat": 1}, "Cat": {"Ann": 2, "Ben": 2}}
     doodles_round(helper, subjects, votes)
@@ -718,7 +779,7 @@ def test_doodles_a_whole_game_of_four_rounds(helper):
 
 
 def test_doodles_a_tie_in_points_goes_to_the_most_guessed_doodles(helper):
-    helper.start("doodles", DOODLERS, rounds="1")
+    helper.start("doodles", DOODLERS, options={"rounds": "1"})
     subjects = {"Ann": 1, "Ben": 1, "Cat": 1}
     # Ann's doodle found by both (+2), Ben's by nobody (-2), Cat's by Ann only.
     votes = {"Ann": {"Ben": 2, "Cat": 1}, "Ben": {"Ann": 1, "Cat": 2}, "Cat": {"Ann": 1, "Ben": 3}}
@@ -728,81 +789,172 @@ def test_doodles_a_tie_in_points_goes_to_the_most_guessed_doodles(helper):
     assert data["winners"] == ["Ann"]
 
 
+TIED = (["Ann", "Ben", "Cat", "Dan"], {"Ann": 1, "Ben": 3, "Cat": 1, "Dan": 1},
+        {"Ann": {"Ben": 3, "Cat": 1, "Dan": 2}, "Ben": {"Ann": 2, "Cat": 3, "Dan": 2},
+         "Cat": {"Ann": 3, "Ben": 2, "Dan": 3}, "Dan": {"Ann": 2, "Ben": 2, "Cat": 1}})
+
+
+@pytest.mark.parametrize("rule, winner, figures, said", [
+    ("doodles_guessed", "Cat", {"Ann": 0, "Cat": 2}, "Most guessed doodles wins: Cat."),
+    ("right_guesses", "Ann", {"Ann": 2, "Cat": 0}, "Most right guesses wins: Ann."),
+])
+def test_doodles_a_tie_on_points_is_decided_as_the_table_chose(helper, rule, winner, figures, said):
+    # Ann and Cat tie on -1: Ann guessed two doodles right, nobody guessed Ann's; Cat's was guessed twice.
+    players, subjects, votes = TIED
+    helper.start("doodles", players, options={"rounds": "1", "tie_break": rule})
+    doodles_round(helper, subjects, votes)
+    data = helper.export()
+    assert data["totals"] == {"Ann": -1, "Ben": -2, "Cat": -1, "Dan": -3} and data["winners"] == [winner]
+    assert data["standings"]["tie_break"] == {"rule": rule, "figures": figures, "decided": True}
+    assert said in helper.page()
+
+
 def test_doodles_a_missing_vote_is_named(helper):
     helper.start("doodles", DOODLERS)
     response = doodles_round(helper, {"Ann": 1, "Ben": 2, "Cat": 3},
                              {"Ann": {"Ben": 2}, "Ben": {"Ann": 1, "Cat": 2}, "Cat": {"Ann": 3, "Ben": 2}},
                              expect=400)
-    assert error_on(response.get_data(as_text=True)) == "Ann's vote for Cat is missing."
+    page = response.get_data(as_text=True)
+    assert error_on(page) == "Ann's vote for Cat is missing."
+    assert 'name="votes.@1.@2" value="2" aria-label="Ben voted 2 for Cat" checked' in page  # the taps stay
 
 
 INKERS = ["Kierri", "Pete", "Andrea"]
 
 
+def paper(helper, scores, made=None, expect=303, path="/rounds"):
+    """The guessing scores worked out on paper: ``scores[guesser][neighbour]`` (left is the next
+    player clockwise), and how many guesses each wrote."""
+    data = {"mode": "paper"}
+    for guesser, given in scores.items():
+        for neighbour, points in given.items():
+            data[f"guessing.{helper.at(guesser)}.{helper.at(neighbour)}"] = str(points)
+    for name, count in (made or {}).items():
+        data[f"guesses_made.{helper.at(name)}"] = str(count)
+    return post_round(helper, data, expect, path)
+
+
+KIERRI_22 = {"Kierri": {"Pete": 4, "Andrea": 6}, "Pete": {"Andrea": 0, "Kierri": 7},
+             "Andrea": {"Kierri": 5, "Pete": 0}}
+
+
 def test_inkling_kierris_22_points_from_the_scores_worked_out_on_paper(helper):
     helper.start("inkling", INKERS)
-    assert "The end of the game" in helper.page()
-    # Kierri's left is Pete (next clockwise), her right Andrea.
-    post_round(helper, {"mode": "paper", "g0_left": "4", "g0_right": "6", "g1_left": "0", "g1_right": "7",
-                        "g2_left": "5", "g2_right": "0"})
+    page = helper.page()
+    assert "The end of the game" in page and 'name="guessing.@0.@1" value="12"' in page
+    assert 'name="mode" value="paper"' in page
+    paper(helper, KIERRI_22)
     data = helper.export()
     assert data["totals"] == {"Kierri": 22, "Pete": 11, "Andrea": 11}
     assert data["over"] and data["winners"] == ["Kierri"]
     page = helper.page()
-    assert "Kierri wins!" in page and "Undo the scores" in page
-    rows = list(csv.reader(io.StringIO(helper.client.get(helper.url + "/export.csv").get_data(as_text=True))))
-    assert rows[1] == ["Kierri", "4", "6", "7", "5", "22"] and rows[-1] == ["winners", "Kierri"]
+    assert "Kierri wins!" in page and "Undo the scores" in page and "4 + 6" in page
+    rows = csv_rows(helper)  # the generic export: the one entry's points, the totals, the winners
+    assert rows == [["round", "Kierri", "Pete", "Andrea"], ["1", "22", "11", "11"], ["total", "22", "11", "11"],
+                    ["winners", "Kierri"]]
+
+
+CARDS = {"Kierri": ["Life", "Point", "Policy", "Control", "Evidence", "Situation"],
+         "Pete": ["Head", "Arm", "Leg", "Foot", "Hand", "Attention"],
+         "Andrea": ["Office", "State", "Society", "Industry", "Market", "Nation"]}
+
+
+def clue_fields(helper, cards=CARDS):
+    """Each clue card typed as printed: two words worth 1, two worth 2, two worth 3."""
+    data = {"mode": "words"}
+    for name, card in cards.items():
+        for value in (1, 2, 3):
+            data[f"clues.{helper.at(name)}.~{value}"] = card[2 * value - 2:2 * value]
+    return data
 
 
 def test_inkling_from_the_clue_cards_and_every_guess(helper):
     helper.start("inkling", INKERS)
-    assert 'name="clue0_5"' in helper.page("?mode=words")
-    cards = {"Kierri": ["Life", "Point", "Policy", "Control", "Evidence", "Situation"],
-             "Pete": ["Head", "Arm", "Leg", "Foot", "Hand", "Attention"],
-             "Andrea": ["Office", "State", "Society", "Industry", "Market", "Nation"]}
-    data = {"mode": "words"}
-    for i, name in enumerate(INKERS):
-        for s, word in enumerate(cards[name]):
-            data[f"clue{i}_{s}"] = word
-    data.update({"guesses0_left": "head\nattention\nnose", "guesses0_right": "office, state\nsociety\nindustry",
-                 "guesses1_right": "life\nevidence\nsituation", "guesses2_left": "point\npolicy, control"})
+    page = helper.page("?mode=words")
+    assert 'name="clues.@0.~3"' in page and 'name="guesses.@0.@1"' in page and 'name="mode" value="words"' in page
+    data = clue_fields(helper)
+    data.update({"guesses.@0.@1": "head\nattention\nnose", "guesses.@0.@2": "office, state\nsociety\nindustry",
+                 "guesses.@1.@0": "life\nevidence\nsituation", "guesses.@2.@0": "point\npolicy, control"})
     post_round(helper, data)
     assert helper.totals()["Kierri"] == 22
+    assert helper.export()["rounds"][0]["entered"]["guesses"]["Kierri"] == {
+        "Pete": ["head", "attention", "nose"], "Andrea": ["office", "state", "society", "industry"]}
     # Correcting the entry shows it as typed, in the words form.
     page = helper.page("/rounds/1")
-    assert 'name="clue0_0" value="Life"' in page and "head\nattention\nnose" in page
+    assert 'name="clues.@0.~1" value="Life"' in page and 'name="clues.@0.~1" value="Point"' in page
+    assert "head\nattention\nnose" in page and 'name="mode" value="words"' in page
+
+
+def test_inkling_a_near_miss_is_offered_and_accepted_with_a_tap(helper):
+    helper.start("inkling", INKERS)
+    data = clue_fields(helper)
+    data.update({"guesses.@0.@1": "heads\nattention", "guesses.@1.@0": "life"})
+    post_round(helper, data)
+    assert helper.totals()["Kierri"] == 3 + 1  # Attention; Life's ink
+    scored = helper.export()["rounds"][0]["scored"]
+    assert scored["suggested_near_misses"] == {"Kierri": {"Pete": {"heads": "Head"}}}
+    page = helper.page()
+    assert "Kierri's guess “heads” for Pete" in html.unescape(page)
+    form = re.search(r'<form method="post" action="([^"]+)">(.*?)</form>', page[page.index("near-list"):], re.S)
+    assert form.group(1) == f"/score/{helper.code}/rounds/1" and "Accept as Head?" in form.group(2)
+    fields = [(html.unescape(n), html.unescape(v))
+              for n, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form.group(2))]
+    response = helper.client.post(form.group(1), data=MultiDict(fields))
+    assert response.status_code == 303, error_on(response.get_data(as_text=True))
+    data = helper.export()
+    assert data["rounds"][0]["entered"]["near_misses"] == {"Kierri": {"Pete": {"heads": "Head"}}}
+    assert data["totals"] == {"Kierri": 4 + 1, "Pete": 4 + 1, "Andrea": 0}  # Head's point, and its ink
+    page = helper.page()
+    assert "Accept as Head?" not in page and "Undo the correction of the scores" in page
+    assert "Kierri's guess “heads” for Pete (as Head)" in re.sub(r"<[^>]+>", "", html.unescape(page))
+    # The correction form shows the accepted near miss, to keep or untick.
+    assert 'name="near_misses.@0.@1.~Head" value="heads" checked' in helper.page("/rounds/1")
+    # Taken back with a tap too: the entry again without it.
+    form = re.search(r'<form method="post" action="([^"]+)">(.*?)</form>', page[page.index("near-list"):], re.S)
+    assert ">undo</button>" in form.group(2)
+    fields = [(html.unescape(n), html.unescape(v))
+              for n, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form.group(2))]
+    assert helper.client.post(form.group(1), data=MultiDict(fields)).status_code == 303
+    data = helper.export()
+    assert data["rounds"][0]["entered"]["near_misses"] is None and data["totals"]["Kierri"] == 4
+    assert "Accept as Head?" in helper.page()
 
 
 def test_inkling_a_missing_score_is_named_and_a_correction_recomputes(helper):
     helper.start("inkling", INKERS)
-    response = post_round(helper, {"mode": "paper", "g0_left": "4", "g0_right": "6", "g1_left": "0",
-                                   "g1_right": "7", "g2_left": "5"}, expect=400)
+    missing = {**KIERRI_22, "Andrea": {"Kierri": 5}}
+    response = paper(helper, missing, expect=400)
     assert error_on(response.get_data(as_text=True)) == (
         "Andrea's guessing score for Pete must be a whole number from 0 to 12.")
-    post_round(helper, {"mode": "paper", "g0_left": "4", "g0_right": "6", "g1_left": "0", "g1_right": "7",
-                        "g2_left": "5", "g2_right": "0"})
-    post_round(helper, {"mode": "paper", "g0_left": "4", "g0_right": "6", "g1_left": "0", "g1_right": "7",
-                        "g2_left": "5", "g2_right": "12"}, path="/rounds/1")
+    paper(helper, KIERRI_22)
+    tied = {**KIERRI_22, "Andrea": {"Kierri": 5, "Pete": 12}}
+    assert 'name="guessing.@2.@1" value="0" aria-label="Andrea scored 0 guessing Pete" checked' in \
+        helper.page("/rounds/1")
+    paper(helper, tied, path="/rounds/1")
     data = helper.export()
     assert data["totals"] == {"Kierri": 22, "Pete": 23, "Andrea": 23} and data["winners"] == ["Pete", "Andrea"]
-    post_round(helper, {"mode": "paper", "g0_left": "4", "g0_right": "6", "g1_left": "0", "g1_right": "7",
-                        "g2_left": "5", "g2_right": "12", "made0": "5", "made1": "9", "made2": "8"},
-               path="/rounds/1")
+    paper(helper, tied, made={"Kierri": 5, "Pete": 9, "Andrea": 8}, path="/rounds/1")
     assert helper.export()["winners"] == ["Andrea"]  # the fewest guesses breaks the tie
+    assert "Fewest guesses wins: Andrea." in helper.page()
+    response = paper(helper, tied, made={"Kierri": 5}, path="/rounds/1", expect=400)
+    assert error_on(response.get_data(as_text=True)) == "Pete wrote from 0 to 14 guesses."
 
 
-GARBAGE = [{}, {"storyteller": "-1"}, {"blot0": "x", "blot1": "99"}, {"test_team": "red"},
-           {"test_team": "black", "match1": "Z", "first_image": "9"}, {"subject0": "7", "vote0_1": "x"},
-           {"mode": "paper", "g0_left": "13", "made0": "-2"}, {"mode": "words", "clue0_0": "x" * 50},
-           {"version": "abc"}, {"card0": ["1", "2", "3"], "storyteller": "0"}, {"storyteller": "²", "blot0": "²"},
-           {"subject0": "99999999999999999999", "g0_left": "٣"}]
+GARBAGE = [{}, {"storyteller": "-1"}, {"storyteller": "@-1"}, {"choices.@0": "x", "choices.@1": "99"},
+           {"test_team": "red"}, {"test_team": "black", "matching.Z": "A", "first_guess.image": "9"},
+           {"subjects.@0": "7", "votes.@0.@1": "x"}, {"subjects.@9": "1"},
+           {"mode": "paper", "guessing.@0.@1": "13", "guesses_made.@0": "-2"},
+           {"mode": "words", "clues.@0.~1": "x" * 50}, {"clues.@0.~x": "Life"},
+           {"near_misses.@0.@1.~Head": "heads"}, {"version": "abc"},
+           {"cards.@0": ["1", "2", "3"], "storyteller": "@0"}, {"storyteller": "²", "choices.@0": "²"},
+           {"subjects.@0": "99999999999999999999", "guessing.@0.@1": "٣"}, {"choices.@²": "1"},
+           {"o.colours.0": "red"}, {"choices": "1", "subjects": "1", "votes": "1"}, {"matching.1.x": "A"}]
 
 
 @pytest.mark.parametrize("game", ["dixit", "rorschach", "rorschach-teams", "doodles", "inkling"])
 def test_any_fields_whatever_get_a_sentence_and_record_nothing(helper, game):
     if game == "rorschach-teams":
-        response = helper.client.post("/score/new/rorschach-teams", data={"black": ["A", "B"], "white": ["C", "D"]})
-        helper.code = response.headers["Location"].rsplit("/", 1)[1]
+        helper.start_teams({"black": ["A", "B"], "white": ["C", "D"]})
     else:
         helper.start(game, ["Ann", "Ben", "Cat"])
     for data in GARBAGE:
@@ -821,3 +973,33 @@ def test_saving_a_round_unchanged_records_nothing(helper):
     version = helper.version()
     helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 1, "Dan": 1}, path="/rounds/1")
     assert helper.version() == version and "Undo round 1" in helper.page()
+
+
+# --- the forms, read with the models ----------------------------------------------------------------
+
+
+def test_a_form_is_read_by_the_json_paths_of_its_model():
+    from pydantic import BaseModel
+
+    from companion.web import forms
+    from games.base import RuleError
+
+    class Entry(BaseModel):
+        card: dict[str, dict[str, int]] = {}
+        words: dict[str, list[str]] = {}
+        dice: list[str] | None = None
+        pick: dict[str, int] = {}
+
+    players = ["Ann", "Ben", "Cat"]
+    form = MultiDict([("card.@0.~2", "Mr. Big"), ("card.@0.~2", "Cat"), ("card.@1.~1", "Sun"),
+                      ("words.@2", "one\ntwo, three\n\n"), ("dice.3", "green"), ("dice.0", "red"),
+                      ("pick.@1", "4"), ("mode", "words"), ("version", "7"), ("unknown.x", "1")])
+    assert forms.parse(Entry, form, players) == {
+        "card": {"Ann": {"Mr. Big": 2, "Cat": 2}, "Ben": {"Sun": 1}},  # typed keys, the value after ~
+        "words": {"Cat": ["one", "two", "three"]},  # one box, a word per line or comma
+        "dice": ["red", "green"],  # items by place, gaps closed up
+        "pick": {"Ben": 4},
+    }
+    for bad in ({"pick": "4"}, {"card.@0": "x"}, {"pick.@3": "1"}, {"dice.0": "red", "dice": "blue"}):
+        with pytest.raises(RuleError):
+            forms.parse(Entry, MultiDict(bad), players)

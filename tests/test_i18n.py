@@ -263,7 +263,7 @@ def test_a_dixit_score_sheet_speaks_italian(client):
 
 def test_a_helper_form_error_comes_back_in_polish(client):
     client.set_cookie("tc_lang", "pl")
-    created = client.post("/score/new/rorschach-teams", data={"black": ["Ann", "Ben"], "white": ["Cat", "Dan"]})
+    created = client.post("/score/new/rorschach-teams", data={"team.black": ["Ann", "Ben"], "team.white": ["Cat", "Dan"]})
     url = created.headers["Location"]
     page = client.get(url).text
     version = re.search(r'name="version" value="(\d+)"', page).group(1)
@@ -272,8 +272,8 @@ def test_a_helper_form_error_comes_back_in_polish(client):
     assert "Wpisz odpowiedź drużyny testowej: obrazek i słowo." in html.unescape(refused.text)
     # A sentence of the rules, through the helper: the second guess is missing.
     refused = client.post(url + "/rounds", data={
-        "test_team": "black", "match1": "A", "match2": "B", "match3": "C", "match4": "hidden",
-        "first_image": "1", "first_word": "A", "control_word": "B", "version": version})
+        "test_team": "black", "matching.1": "A", "matching.2": "B", "matching.3": "C", "matching.4": "",
+        "first_guess.image": "1", "first_guess.word": "A", "control_word": "B", "version": version})
     assert refused.status_code == 400
     assert "Drużyna testowa trafiła, więc ma drugą próbę: wpisz i ją." in html.unescape(refused.text)
     # Too few names: the engine's sentence with numbers in it.

@@ -18,6 +18,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Sequence
 
+from pydantic import BaseModel
 from werkzeug.datastructures import MultiDict
 
 from games.base import RuleError, require
@@ -28,11 +29,11 @@ NOT_OURS = "Choose from the buttons shown."
 
 
 @lru_cache(maxsize=None)
-def _schema(model: type) -> dict:
+def _schema(model: type[BaseModel]) -> dict:
     return model.model_json_schema()
 
 
-def schema(model: type) -> dict:
+def schema(model: type[BaseModel]) -> dict:
     """A model's JSON Schema (what a game's own setup template reads its choices from)."""
     return _schema(model)
 
@@ -46,7 +47,7 @@ def _resolve(root: dict, node: dict) -> dict:
 def _branches(root: dict, node: dict) -> list[dict]:
     node = _resolve(root, node)
     if "anyOf" in node or "oneOf" in node:
-        return [b for branch in node.get("anyOf", node.get("oneOf")) for b in _branches(root, branch)]
+        return [b for branch in node.get("anyOf") or node.get("oneOf") or [] for b in _branches(root, branch)]
     return [node]
 
 
@@ -83,11 +84,13 @@ def _items(root: dict, node: dict) -> dict:
 
 
 def _value(raw: str, root: dict, node: dict, players: Sequence[str]) -> Any:
+    kinds = _types(root, node)
+    if kinds and kinds <= {"object", "array", "null"} and not ("null" in kinds and raw == "null"):
+        raise RuleError(NOT_OURS)  # one value where the model holds a set of values
     if raw.startswith("@"):
         index = raw[1:]
         require(index.isascii() and index.isdigit() and int(index) < len(players), NOT_OURS)
         return players[int(index)]
-    kinds = _types(root, node)
     if "integer" in kinds and raw.lstrip("-").isascii() and raw.lstrip("-").isdigit() and len(raw) < 16:
         return int(raw)
     if "boolean" in kinds and raw in ("true", "false", "on"):
@@ -136,7 +139,7 @@ def parse(model: type, form: MultiDict, players: Sequence[str], prefix: str = ""
                 continue
             value: Any = _value(given, root, target, players)
             for text in values:
-                _put(data, names + [text], value)
+                _put(data, names + [text], value, again=True)
             continue
         items = _items(root, node)
         if "array" in kinds and "string" not in kinds and _types(root, items) == {"string"}:
@@ -162,12 +165,15 @@ def _mapped(root: dict, node: dict) -> dict | None:
     return None
 
 
-def _put(data: dict, names: list[Any], value: Any) -> None:
+def _put(data: dict, names: list[Any], value: Any, again: bool = False) -> None:
+    """``value`` at the path ``names``; a place filled by two fields is not one of our forms
+    (unless ``again``: a word typed twice on one card, for the rules to refuse by name)."""
     for name in names[:-1]:
         inner = data.setdefault(name, {})
         if not isinstance(inner, dict):
             raise RuleError(NOT_OURS)
         data = inner
+    require(again or names[-1] not in data, NOT_OURS)
     data[names[-1]] = value
 
 
@@ -234,7 +240,7 @@ def round_fields(model: type) -> list[dict] | None:
         node = _resolve(root, node)
         values = node.get("additionalProperties")
         per_player = isinstance(values, dict)
-        target = _resolve(root, values) if per_player else node
+        target = _resolve(root, values) if isinstance(values, dict) else node
         choices = [c for b in _branches(root, target) for c in ([b["const"]] if "const" in b else b.get("enum", []))]
         low, high = target.get("minimum"), target.get("maximum")
         if not choices and low is not None and high is not None and high - low <= 30:

@@ -23,12 +23,14 @@ from werkzeug.exceptions import Forbidden, RequestEntityTooLarge, TooManyRequest
 
 MAX_BODY = 1 << 20  # bytes: the largest move any game takes (a drawing) is at most 200,000 characters
 
-# Every answer: no sniffing of content types, no framing by another site, no referrer (the host's
-# pages carry the host link), and a content security policy with no inline script.
+# Every answer: no sniffing of content types, no framing by another site, no referrer to any other
+# site (the host's pages carry the host link; same-origin rather than no-referrer because with no
+# referrer at all browsers send "Origin: null" on our own forms, which the forms check must refuse),
+# and a content security policy with no inline script.
 SECURITY_HEADERS = [
     ("X-Content-Type-Options", "nosniff"),
     ("X-Frame-Options", "DENY"),
-    ("Referrer-Policy", "no-referrer"),
+    ("Referrer-Policy", "same-origin"),
     ("Content-Security-Policy",
      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
      "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
@@ -54,12 +56,16 @@ def from_another_site(environ) -> bool:
     """Whether a form POST comes from a page that is not ours, by the Origin header browsers send
     with every POST (or, without it, the Referer), as OWASP's CSRF guidance verifies them: checked
     here by hand because the app keeps no session for a CSRF token to live in (identity is the
-    rooms' tokens, in cookies), and the check is two headers. A page on another port of this host
-    is another site; a request with neither header is not a browser's form."""
+    rooms' tokens, in cookies), and the check is a few headers. ``Sec-Fetch-Site`` first, where the
+    browser sends it; a page on another port of this host is another site ("same-site", refused);
+    a request with none of the headers is not a browser's form."""
     if environ.get("REQUEST_METHOD") != "POST":
         return False
     if not environ.get("CONTENT_TYPE", "").split(";")[0].strip().lower() in FORM_TYPES:
         return False  # JSON bodies: a cross-site page cannot send one without CORS, which we never allow
+    fetched_from = environ.get("HTTP_SEC_FETCH_SITE")  # the browser's own word, where it gives it
+    if fetched_from is not None:
+        return fetched_from not in ("same-origin", "none")
     source = environ.get("HTTP_ORIGIN") or environ.get("HTTP_REFERER")
     if source is None:
         return False

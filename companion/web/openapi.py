@@ -152,6 +152,7 @@ def _error(description: str) -> dict:
 
 
 TOO_LONG = _error(f"The body is longer than {MAX_BODY:,} bytes.")
+WRONG_CODES = _error("Too many codes that name no room from this address: every lookup waits a minute.")
 
 
 def _body(schema: dict, example: Any = None) -> dict:
@@ -351,7 +352,8 @@ def _room_paths() -> dict:
                               "properties": {"pending": {"const": True}, "token": {"type": "string"}}},
                              "The game has started: the host decides."),
                 "400": _error("The name cannot be used, or the table is full or closed."),
-                "404": _error("No such room."), "413": TOO_LONG, "429": _error("Too many requests."),
+                "404": _error("No such room."), "413": TOO_LONG,
+                "429": _error("Too many seats asked for from this address, or too many wrong codes: wait a minute."),
             }}},
         "/api/v1/rooms/{code}": {"parameters": [CODE], "get": {
             "tags": ["rooms"], "operationId": "room_view", "summary": "The room as the bearer may see it",
@@ -359,12 +361,14 @@ def _room_paths() -> dict:
                            "one that is not of this room) the table's view.",
             "security": bearer,
             "parameters": [{"name": "wait", "in": "query", "required": False,
-                            "schema": {"type": "number", "minimum": 0, "maximum": 25},
-                            "description": "With If-None-Match: hold the request until the room changes."},
+                            "schema": {"type": "string", "examples": ["20"]},
+                            "description": "With If-None-Match: hold the request until the room changes, at "
+                                           "most this many seconds (a number; more than 25 is read as 25, "
+                                           "anything but a positive number as no wait)."},
                            {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"}}],
             "responses": {"200": _json(_ref("View"), "The view.", ETAG),
                           "304": {"description": "Nothing changed since the version of If-None-Match.", "headers": ETAG},
-                          "404": _error("No such room.")}}},
+                          "404": _error("No such room."), "429": WRONG_CODES}}},
         "/api/v1/rooms/{code}/actions": {"parameters": [CODE], "post": {
             "tags": ["rooms"], "operationId": "act", "summary": "Act: a host's action or a game move",
             "security": bearer,
@@ -376,7 +380,7 @@ def _room_paths() -> dict:
                           "404": _error("No such room."),
                           "409": _json({"allOf": [ERROR], "properties": {"version": {"type": "integer"}}},
                                        "The room moved on since the given version; nothing changed."),
-                          "413": TOO_LONG}}},
+                          "413": TOO_LONG, "429": WRONG_CODES}}},
     }
 
 
@@ -399,6 +403,8 @@ def _other_paths() -> dict:
             "tags": ["rooms"], "operationId": "join_qr", "summary": "The room's join QR code",
             "responses": {"200": {"description": "An SVG image.", "content": {"image/svg+xml": {}}},
                           "404": {"description": "No such room (a page that says so).",
+                                  "content": {"text/html": {}}},
+                          "429": {"description": "Too many wrong codes from this address: wait a minute (a page).",
                                   "content": {"text/html": {}}}}}},
         "/healthz": {"get": {"tags": ["health"], "operationId": "healthz", "summary": "The process answers",
                              "responses": {"200": _json({"type": "object"}, "Alive.")}}},
