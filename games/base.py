@@ -193,7 +193,7 @@ class Action(Declared):
 
     type: str
     by: ClassVar[Literal["seat", "host", "anyone"]] = "seat"
-    not_yours: ClassVar[str] = "Only a player at the table can do that."
+    not_yours: ClassVar[str] = N_("Only a player at the table can do that.")
     secret: ClassVar[bool] = False
 
 
@@ -348,7 +348,7 @@ def read_options(model: type[GameOptions], raw: Any) -> Any:
     """The room options ``raw`` (a mapping; missing ones take their defaults) read with ``model``."""
     if isinstance(raw, model):
         return raw
-    return read_model(model, raw, "option", "The options must be a set of named choices.", model.game_title)
+    return read_model(model, raw, "option", N_("The options must be a set of named choices."), model.game_title)
 
 
 def normalize_options(model: type[GameOptions], raw: Any) -> dict:

@@ -692,7 +692,7 @@ class _Scoring:
         require(least <= len(players) <= most, "%(game)s takes %(least)s to %(most)s players; %(count)s are listed.",
                 game=TITLE, least=least, most=most, count=len(players))
         return Table(players=tuple(players),
-                     options=read_model(SheetOptions, options, "option", "The options must be a set of named choices."))
+                     options=read_model(SheetOptions, options, "option", N_("The options must be a set of named choices.")))
 
     def score(self, table: Table, before: Sequence[Score], entry: RoundEntry) -> Score:
         return score_round(list(table.players), entry.storyteller, entry.cards, entry.votes,

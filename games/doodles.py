@@ -995,7 +995,7 @@ class _Scoring:
                 game=TITLE, least=MIN_PLAYERS, most=MAX_PLAYERS, count=len(players))
         require(len(set(players)) == len(players), "Each player must have a different name.")
         return Table(players=tuple(players),
-                     options=read_model(SheetOptions, options, "option", "The options must be a set of named choices."))
+                     options=read_model(SheetOptions, options, "option", N_("The options must be a set of named choices.")))
 
     def score(self, table: Table, before: Sequence[Score], entry: RoundEntry) -> Score:
         """Nothing carries over from one round to the next: ``before`` only counts the rounds."""

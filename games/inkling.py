@@ -1305,7 +1305,7 @@ class _Scoring:
                 game=TITLE, least=least, most=most, count=len(players))
         require(len(set(players)) == len(players), "Each player must have a different name.")
         return Table(players=tuple(players), options=read_model(
-            SheetOptions, options, "option", "The options must be a set of named choices.", TITLE))
+            SheetOptions, options, "option", N_("The options must be a set of named choices."), TITLE))
 
     def score(self, table: Table, before: Sequence[Score], entry: GameEnd) -> Score:
         """The game's one entry (nothing carries over: there is nothing before it)."""

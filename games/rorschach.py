@@ -788,7 +788,7 @@ class _Scoring:
         box's dice and no two alike, or the dice in seating order."""
         require(not teams, "%(game)s is not played in teams.", game=TITLE)
         names = check_players(players)
-        sheet = read_model(SheetOptions, options, "option", "The options must be a set of named choices.", TITLE)
+        sheet = read_model(SheetOptions, options, "option", N_("The options must be a set of named choices."), TITLE)
         colours = list(sheet.colours) if sheet.colours else [c[0] for c in COLOURS[:len(names)]]
         require(len(colours) == len(names), "Give each player one of the dice colours.")
         for colour in colours:

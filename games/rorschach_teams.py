@@ -993,7 +993,7 @@ class _Scoring:
         for name in teams:
             require(name in players, "%(name)s is not playing in this game.", name=str(name)[:40])
         check_teams({t: [n for n in players if teams[n] == t] for t in TEAMS})
-        checked = read_model(SheetOptions, options, "option", "The options must be a set of named choices.", TITLE)
+        checked = read_model(SheetOptions, options, "option", N_("The options must be a set of named choices."), TITLE)
         return Table(players=tuple(players), options=checked, teams={n: teams[n] for n in players})
 
     def score(self, table: Table, before: Sequence[Score], entry: RoundEntry) -> Score:

@@ -26,6 +26,7 @@ import collections
 import functools
 import itertools
 import json
+import os
 import random
 import socket
 import tempfile
@@ -49,18 +50,29 @@ from companion.web import openapi
 from games import GAMES
 from games.base import HOST
 
-EXAMPLES = 25  # generated cases per operation and run (the coverage phase adds its own, about 2,500)
+# Generated cases per operation and run (the coverage phase adds its own, about 2,700 in all); a longer
+# pass: COMPANION_FUZZ_EXAMPLES=1000.
+EXAMPLES = int(os.environ.get("COMPANION_FUZZ_EXAMPLES", "25"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 RULES = ["2xx", "3xx", "400", "401", "403", "404", "409", "429"]  # a valid request the rules may refuse
 _HOME = tempfile.TemporaryDirectory(prefix="companion-fuzz-")
 
 
 def make_app():
-    # Exceptions become 500 answers (as in production) rather than propagating into the test client,
-    # so the checks see them; the rate limits would turn most of the run into 429s from one address.
-    return create_app({"TESTING": True, "PROPAGATE_EXCEPTIONS": False, "SECRET_KEY": "fuzz",
-                       "DATABASE": str(Path(_HOME.name) / "fuzz.sqlite3"), "RATE_LIMITS": False,
-                       "PUBLIC_URL": "http://192.0.2.10:8000"})
+    """The app on a throw-away instance folder. Exceptions become 500 answers (as in production)
+    rather than propagating into the test client, so the checks see them; the rate limits are off,
+    or most of the run would be 429s from one address (their answers are checked in test_openapi)."""
+    saved = os.environ.get("COMPANION_INSTANCE")
+    os.environ["COMPANION_INSTANCE"] = _HOME.name
+    try:
+        return create_app({"TESTING": True, "PROPAGATE_EXCEPTIONS": False, "SECRET_KEY": "fuzz",
+                           "DATABASE": str(Path(_HOME.name) / "fuzz.sqlite3"), "RATE_LIMITS": False,
+                           "PUBLIC_URL": "http://192.0.2.10:8000"})
+    finally:
+        if saved is None:
+            del os.environ["COMPANION_INSTANCE"]
+        else:
+            os.environ["COMPANION_INSTANCE"] = saved
 
 
 def config(phases: tuple[str, ...] = ("examples", "coverage", "fuzzing")) -> SchemathesisConfig:

@@ -10,7 +10,9 @@ refused), and every answer against the documented answer for its status.
 from __future__ import annotations
 
 import json
+import random
 import re
+import time
 from typing import Any
 
 import pytest
@@ -24,7 +26,7 @@ from companion.rooms import entries
 from companion.web import openapi
 from companion.web.layers import MAX_BODY
 from games import GAMES
-from games.base import LIMIT
+from games.base import HOST, LIMIT
 
 DOCUMENT = "urn:table-companion:openapi.json"  # the document's own address in the registry
 ACTION = "#/components/schemas/Action"
@@ -366,7 +368,8 @@ def test_a_whole_dixit_round_through_the_api_fits_the_document(send, spec):
         return data
 
     act("host", type="reorder", order=[seats[n] for n in ("Ann", "Ben", "Cat", "Dan")])
-    act("host", type="start")
+    act("host", type="start", seed=7, by=seats["Ann"])  # the server's fields: readOnly, ignored
+    assert send("get", f"/api/v1/rooms/{code}", VIEW, headers=host)[1]["can_undo"] is False
     version = act("host", type="set_storyteller", seat=seats["Ann"], version=None)["version"]
     assert act("host", 409, type="set_storyteller", seat=seats["Ben"], version=version - 1)["version"] == version
     act("host", 400, type="set_storyteller", seat=seats["Ben"], version=2**53 + 1, fits=False)
@@ -407,6 +410,32 @@ def test_a_whole_dixit_round_through_the_api_fits_the_document(send, spec):
     assert send("get", "/rooms/QQQQ/qr.svg", "/rooms/{code}/qr.svg")[0].status_code == 404
 
 
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_games_views_and_legal_moves_fit_the_document(app, send, game):
+    """Legal moves (the engine's own sample) fit the documented Action and are accepted; the views of
+    the host, the table and a seat fit the documented View at every step."""
+    engine = GAMES[game]
+    _, room = send("post", "/api/v1/rooms", "/api/v1/rooms", json={"game": game})
+    code, tokens = room["code"], {HOST: room["host_token"]}
+    for name in ["Ann", "Ben", "Cat", "Dan", "Eve"][:engine.player_range(engine.Options())[0]]:
+        joined = send("post", f"/api/v1/rooms/{code}/seats", SEATS, json={"name": name})[1]
+        tokens[joined["seat"]] = joined["token"]
+    bearer = {who: {"Authorization": f"Bearer {token}"} for who, token in tokens.items()}
+    assert send("post", f"/api/v1/rooms/{code}/actions", ACT, json={"type": "start"}, headers=bearer[HOST])[0].status_code == 200
+    chance = random.Random(game)
+    for step in range(40):
+        if step % 8 == 0:
+            for who in (HOST, None, 1):
+                view = send("get", f"/api/v1/rooms/{code}", VIEW, headers=bearer.get(who))[1]
+                assert (view["you"] is None) is (who != 1) and isinstance(view["winners"], list)
+        moves = engine.legal_actions(app.extensions["rooms"].get(code).state, time.time())
+        if not moves:
+            break
+        actor, move = chance.choice(moves)
+        answer, _ = send("post", f"/api/v1/rooms/{code}/actions", ACT, json=move, headers=bearer[actor])
+        assert answer.status_code == 200, (actor, move, answer.get_json())
+
+
 def test_bodies_over_the_limit_get_the_documented_413(send, spec):
     _, room = send("post", "/api/v1/rooms", "/api/v1/rooms", json={"game": "dixit"})
     long = '{"name": "' + "x" * MAX_BODY + '"}'
@@ -415,6 +444,18 @@ def test_bodies_over_the_limit_get_the_documented_413(send, spec):
         answer, _ = send("post", url, path, data=long, content_type="application/json",
                          headers={"Authorization": f"Bearer {room['host_token']}"})
         assert answer.status_code == 413, url
+
+
+def test_too_many_wrong_codes_get_the_documented_429(send):
+    _, room = send("post", "/api/v1/rooms", "/api/v1/rooms", json={"game": "dixit"})
+    code = room["code"]
+    answers = [send("get", f"/api/v1/rooms/Q{n:03d}", VIEW)[0].status_code for n in range(40)]
+    assert 404 in answers and answers[-1] == 429
+    host = {"Authorization": f"Bearer {room['host_token']}"}
+    assert send("get", f"/api/v1/rooms/{code}", VIEW, headers=host)[0].status_code == 429
+    assert send("post", f"/api/v1/rooms/{code}/actions", ACT, json={"type": "start"}, headers=host)[0].status_code == 429
+    assert send("post", f"/api/v1/rooms/{code}/seats", SEATS, json={"name": "Ann"})[0].status_code == 429
+    assert send("get", f"/rooms/{code}/qr.svg", "/rooms/{code}/qr.svg")[0].status_code == 429
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

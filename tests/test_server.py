@@ -223,6 +223,6 @@ def test_over_real_http_a_chunked_action_a_head_and_a_refusal_in_the_rooms_langu
     assert head.headers["ETag"] == get.headers["ETag"] == f'"v{get.json()["version"]}"'
 
     assert t.act("host", "language", language="it").status_code == 200
-    refused = t.act("Ben", "claim", position=2)
+    refused = t.act("Ben", "claim", position=9)
     assert refused.status_code == 400
-    assert refused.json()["error"] == "Qualcun altro ha già indicato la posizione 2."
+    assert refused.json()["error"] == "Non c'è la posizione 9: le carte sono numerate da 1 a 4 da sinistra."

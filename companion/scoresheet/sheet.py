@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from games import GAMES
-from games.base import RuleError, Score, Standings, Table, read_model, require
+from games.base import N_, RuleError, Score, Standings, Table, read_model, require
 
 from companion.rooms.names import clean_name, same_name
 from companion.rooms.room import new_token, token_hash
@@ -136,10 +136,10 @@ def _label(kind: str) -> RuleError:
     """What an undo or redo button says, as a sentence the pages translate."""
     what, _, number = kind.partition(":")
     sentences = {
-        "round": "Undo round %(number)s", "edit": "Undo the correction of round %(number)s",
-        "scores": "Undo the scores", "edit-scores": "Undo the correction of the scores",
-        "redo-round": "Redo round %(number)s", "redo-edit": "Redo the correction of round %(number)s",
-        "redo-scores": "Redo the scores", "redo-edit-scores": "Redo the correction of the scores",
+        "round": N_("Undo round %(number)s"), "edit": N_("Undo the correction of round %(number)s"),
+        "scores": N_("Undo the scores"), "edit-scores": N_("Undo the correction of the scores"),
+        "redo-round": N_("Redo round %(number)s"), "redo-edit": N_("Redo the correction of round %(number)s"),
+        "redo-scores": N_("Redo the scores"), "redo-edit-scores": N_("Redo the correction of the scores"),
     }
     return RuleError(sentences[what], number=int(number) if number else 0)
 
@@ -149,7 +149,7 @@ def _label(kind: str) -> RuleError:
 
 def read_round(game: str, raw: Any):
     """A round as entered, read with the game's ``SCORING.Round`` model."""
-    return read_model(scoring(game).Round, raw, "request", "A round is a set of named values.")
+    return read_model(scoring(game).Round, raw, "request", N_("A round is a set of named values."))
 
 
 def _score(game: str, table: Table, before: Sequence[Round], raw: Any, number: int, edited: bool) -> Round:

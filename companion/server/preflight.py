@@ -8,14 +8,16 @@ traceback and gunicorn's "Worker failed to boot", which tells a new user nothing
 from __future__ import annotations
 
 import errno
+import importlib.util
 import socket
-import sqlite3
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from companion.config import database_target, instance_folder
-from companion.storage import is_postgres_url, open_store
+from companion.storage import is_postgres_url
 
 
 class Refusal(Exception):
@@ -45,13 +47,16 @@ def check_instance(folder: Path) -> None:
 
 
 def check_postgres_driver() -> None:
-    """A ``postgresql://`` database needs psycopg, which only the ``postgres`` extra installs."""
+    """A ``postgresql://`` database needs psycopg, which only the ``postgres`` extra installs. Looked
+    for, not imported: the master process must not import the driver before gevent patches the
+    workers (psycopg imported unpatched would block a worker's long polls)."""
     try:
-        import psycopg  # noqa: F401
-        import psycopg_pool  # noqa: F401
-    except ImportError:
+        found = all(importlib.util.find_spec(name) for name in ("psycopg", "psycopg_pool"))
+    except (ImportError, ValueError):
+        found = False
+    if not found:
         raise Refusal("a postgresql:// database needs the PostgreSQL driver: "
-                      "install with pip install '.[postgres]' (or 'table-companion[postgres]').") from None
+                      "install with pip install '.[postgres]' (or 'table-companion[postgres]').")
 
 
 def check_port(host: str, port: int) -> None:
@@ -79,20 +84,33 @@ def check_port(host: str, port: int) -> None:
 
 def check_database(target: str) -> None:
     """The store opens (SQLite: the file is made or upgraded; PostgreSQL: it answers and its schema
-    is brought up to date), as every worker will do at its start."""
-    try:
-        store = open_store(target)
-    except (sqlite3.Error, OSError) as error:
-        raise Refusal(f"the database {target} cannot be opened ({_reason(error)}); "
-                      "choose another file with --db.") from None
-    except Exception as error:  # psycopg's errors: the module may not be importable here
-        if not is_postgres_url(target):
-            raise
-        raise Refusal(f"the database {_without_password(target)} cannot be opened "
-                      f"({_reason(error)}); check the URL and that PostgreSQL is running.") from None
-    close = getattr(store, "close", None)
-    if close is not None:
-        close()
+    is brought up to date), as every worker will do at its start. In a child process, so that the
+    master imports no database driver before gevent patches the workers."""
+    result = subprocess.run([sys.executable, "-c", OPEN_STORE, target], capture_output=True, text=True,
+                            timeout=120)
+    if result.returncode == 0:
+        return
+    reason = (result.stdout.strip().splitlines() or ["the database did not answer"])[-1]
+    if is_postgres_url(target):
+        raise Refusal(f"the database {_without_password(target)} cannot be opened ({reason}); "
+                      "check the URL and that PostgreSQL is running.")
+    raise Refusal(f"the database {target} cannot be opened ({reason}); choose another file with --db.")
+
+
+# Run by check_database in a child: open the store, print the first line of what went wrong.
+OPEN_STORE = """
+import sys
+from companion.storage import open_store
+try:
+    store = open_store(sys.argv[1])
+except Exception as error:
+    text = getattr(error, "strerror", None) or str(error) or type(error).__name__
+    print(text.strip().splitlines()[0].rstrip(".") if text.strip() else type(error).__name__)
+    sys.exit(1)
+close = getattr(store, "close", None)
+if close is not None:
+    close()
+"""
 
 
 def _reason(error: BaseException) -> str:

@@ -21,11 +21,11 @@ from typing import Any, Sequence
 from pydantic import BaseModel
 from werkzeug.datastructures import MultiDict
 
-from games.base import RuleError, require
+from games.base import N_, RuleError, require
 
 CONTROL = frozenset({"version", "csrf_token", "mode"})  # the page's own fields, not the round's
 MAX_FIELDS = 400  # a form with more fields than any round has is not one of ours
-NOT_OURS = "Choose from the buttons shown."
+NOT_OURS = N_("Choose from the buttons shown.")
 
 
 @lru_cache(maxsize=None)

@@ -342,6 +342,9 @@ def _room_paths() -> dict:
             }}},
         "/api/v1/rooms/{code}/seats": {"parameters": [CODE], "post": {
             "tags": ["rooms"], "operationId": "take_seat", "summary": "Take a seat (or, after the start, ask for one)",
+            "description": "A phone that already waits for the host (its token sent) asks only once: it is "
+                           "answered 202 with the same token.",
+            "security": [{"bearer": []}, {}],
             "requestBody": _body({"type": "object", "required": ["name"], "additionalProperties": False,
                                   "properties": {"name": {"type": "string", "maxLength": entries.NAME_INPUT}}},
                                  {"name": "Ann"}),
