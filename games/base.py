@@ -257,11 +257,10 @@ class Actions:
 
 def field_refusal(first: Mapping[str, Any], model: type[BaseModel] | None, loc: Sequence[Any],
                   what: Literal["move", "option", "request"], game: str = "") -> RuleError:
-    """The sentence for one pydantic error at ``loc`` in ``model``: the field's own :class:`Say`
-    sentence if it has one, else what the field must be."""
+    """The sentence for one pydantic error at ``loc`` in ``model``: the :class:`Say` sentence of
+    the innermost field on the way that has one, else what the field must be."""
     kind = first["type"]
     name = ".".join(str(part) for part in loc) or "?"
-    top = str(loc[0]) if loc else ""
     if kind == "extra_forbidden":
         if what == "option" and game:
             return RuleError('%(game)s has no option called "%(field)s".', game=game, field=name[:40])
@@ -272,8 +271,7 @@ def field_refusal(first: Mapping[str, Any], model: type[BaseModel] | None, loc: 
         return RuleError('This request has no field called "%(field)s".', field=name[:40])
     if kind == "missing":
         return RuleError('Say "%(field)s": it is needed here.', field=name)
-    info = model.model_fields.get(top) if model is not None else None
-    sentence = _say(info) if info is not None else None
+    sentence = _say_on_the_way(model, loc)
     if sentence:
         return RuleError(sentence)
     ctx = first.get("ctx") or {}
@@ -303,6 +301,32 @@ def field_refusal(first: Mapping[str, Any], model: type[BaseModel] | None, loc: 
     if kind in ("dict_type", "model_type", "model_attributes_type"):
         return RuleError('"%(field)s" must be a set of named values.', field=name)
     return RuleError('"%(field)s" is not a value this can take.', field=name)
+
+
+def _say_on_the_way(model: type[BaseModel] | None, loc: Sequence[Any]) -> str | None:
+    """The innermost :class:`Say` along ``loc``: into nested models field by field (keys of a
+    mapping and places in a list are stepped over)."""
+    found = None
+    for part in loc:
+        if model is None:
+            break
+        info = model.model_fields.get(str(part))
+        if info is None:
+            continue  # a key of a mapping or a place in a list: the same field goes on
+        found = _say(info) or found
+        model = _model_inside(info.annotation)
+    return found
+
+
+def _model_inside(annotation: Any) -> type[BaseModel] | None:
+    """The model a field holds (alone, optional, or as the values of a mapping or list)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in typing.get_args(annotation):
+        inner = _model_inside(arg)
+        if inner is not None:
+            return inner
+    return None
 
 
 def _say(info: Any) -> str | None:

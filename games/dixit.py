@@ -635,12 +635,12 @@ def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]
 class ScoreRequest(Declared):
     """``POST /api/v1/score/dixit``: one round in names."""
 
-    players: Annotated[list[Name], Field(min_length=3, max_length=8)]
-    storyteller: Name
+    players: Annotated[list[Name], Field(min_length=3, max_length=8), Say("The players must be a list of names.")]
+    storyteller: Annotated[Name, Say("The storyteller must be one of the players.")]
     cards: Annotated[dict[Name, Position | Annotated[list[Position], Field(max_length=2)]],
-                     Field(max_length=8)]
-    votes: Annotated[dict[Name, Position], Field(max_length=8)]
-    options: "ScoringOptions | None" = None
+                     Field(max_length=8), Say("A card position is a whole number.")]
+    votes: Annotated[dict[Name, Position], Field(max_length=8), Say("A vote is a card position, a whole number.")]
+    options: Annotated["ScoringOptions | None", Say("The options must be a set of named choices.")] = None
 
 
 class ScoringOptions(Declared):

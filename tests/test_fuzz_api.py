@@ -6,16 +6,20 @@ negative cases), and every answer goes through all of its checks: no 5xx, every 
 header and body as documented, requests the schema forbids refused, requests it allows not refused
 for their shape, credentials enforced where the document says so, 405 for undocumented methods.
 
-Two runs: :func:`test_the_api_as_documented` on whatever the generator makes up (unknown rooms, made-up
-tokens), and :func:`test_live_tables` on real tables of every game, in the lobby and at several points
-of a game played with legal moves, with a real credential (the host's, a seat's, a waiting phone's,
-another room's, or none), so moves reach the rules and the views come from real states.
+:func:`test_the_api_as_documented` runs every phase on every operation; :func:`test_live_tables` runs
+generated cases of the operations on a room at real tables. The real tables are of every game, in the
+lobby and at several points of a game played with legal moves, and each case goes with a real
+credential (the host's, a seat's, a waiting phone's, another room's, or none), so that moves reach
+the rules and views come from real states; the coverage cases of those operations go round the same
+tables (one in seven is sent as generated: an unknown room, a made-up token). The few requests the
+test client cannot send (a malformed chunked body, a long poll under gevent) are sent to the real
+server by :func:`test_the_requests_that_made_a_5xx_on_the_real_server_get_a_4xx` (marked ``server``).
 
 One allowance, written here because the rules are not JSON Schema: a request the schema allows may be
 refused with 400 when the rules refuse it (a move not allowed now, a name already taken, a scoring
 request that cannot have happened: the sentence says why). Everything else is checked as it stands.
-A known server-side deviation is pinned by an ``xfail(strict=True)`` test below and exempted from the
-one check it breaks, for that exact case only.
+What the fuzz found on the server side (unknown fields of a new room or a seat request taken, a
+waiting phone's body not read) is refused now, and pinned by a test of its own below.
 
 Bounded in time: the whole file runs in well under a minute on two cores (:data:`EXAMPLES`).
 """
@@ -43,7 +47,6 @@ from referencing.jsonschema import DRAFT202012
 from schemathesis.config import SchemathesisConfig
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.generation.meta import TestPhase
-from schemathesis.specs.openapi.checks import negative_data_rejection
 
 from companion import create_app
 from companion.web import openapi
@@ -87,14 +90,10 @@ def config(phases: tuple[str, ...] = ("examples", "coverage", "fuzzing")) -> Sch
 APP = make_app()
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", APP, config=config())
 
-# --- known deviations of the server -------------------------------------------------------------
+# --- the document, to check bodies against ------------------------------------------------------
 
 DOCUMENT = openapi.document()
 REGISTRY = Registry().with_resource("urn:doc", DRAFT202012.create_resource(DOCUMENT))
-# These bodies' unknown top-level fields are ignored, not refused (xfail tests below).
-IGNORES_UNKNOWN_FIELDS = {"/api/v1/rooms": ("game", "options", "language"), "/api/v1/rooms/{code}/seats": ("name",)}
-
-
 @functools.lru_cache(maxsize=None)
 def _body_validator(path: str) -> Draft202012Validator:
     ref = f"urn:doc#/paths/{path.replace('~', '~0').replace('/', '~1')}/post/requestBody/content/application~1json/schema"
@@ -106,20 +105,6 @@ def _body_fits(path: str, body) -> bool:
     return _body_validator(path).is_valid(body)
 
 
-def known_deviation(case, waiting: bool = False) -> bool:
-    """Whether the case's only fault is a known one: unknown top-level fields of a body that the
-    server ignores, or any body at all from a phone that already waits for a seat (``waiting``)."""
-    if waiting and case.path == "/api/v1/rooms/{code}/seats":
-        return True
-    fields = IGNORES_UNKNOWN_FIELDS.get(case.path)
-    if fields is None or case.method != "POST" or not isinstance(case.body, dict) or set(case.body) <= set(fields):
-        return False
-    if case.meta is not None and any(case.meta.is_negative_at(where) for where in ParameterLocation
-                                     if where != ParameterLocation.BODY):
-        return False
-    return _body_fits(case.path, {k: v for k, v in case.body.items() if k in fields})
-
-
 SENT: collections.Counter = collections.Counter()  # cases sent, by test
 ANSWERED: collections.Counter = collections.Counter()  # answers, by operation and status
 
@@ -127,10 +112,7 @@ ANSWERED: collections.Counter = collections.Counter()  # answers, by operation a
 def call_and_validate(case, test: str, waiting: bool = False):
     SENT[test] += 1
     try:
-        if known_deviation(case, waiting):
-            response = case.call_and_validate(excluded_checks=[negative_data_rejection])
-        else:
-            response = case.call_and_validate()
+        response = case.call_and_validate()
     except Exception:
         ANSWERED[(case.operation.label, "failed")] += 1
         raise
@@ -259,11 +241,9 @@ def test_live_tables(case, kind, who):
     call_and_validate(case, "live tables", at_table(case, kind, who))
 
 
-# --- what the fuzz found on the server side ------------------------------------------------------
+# --- what the fuzz found on the server side, now refused ------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="server: POST /api/v1/rooms ignores unknown fields instead of refusing "
-                                       "them with 400 (companion/web/api.py create_room reads data.get(...))")
 def test_creating_a_room_with_an_unknown_field_is_refused():
     client = APP.test_client(use_cookies=False)
     body = {"game": "dixit", "pad": "x"}
@@ -271,8 +251,6 @@ def test_creating_a_room_with_an_unknown_field_is_refused():
     assert client.post("/api/v1/rooms", json=body).status_code == 400
 
 
-@pytest.mark.xfail(strict=True, reason="server: POST /api/v1/rooms/<code>/seats ignores unknown fields instead of "
-                                       "refusing them with 400 (companion/web/api.py join reads data.get('name'))")
 def test_taking_a_seat_with_an_unknown_field_is_refused():
     client = APP.test_client(use_cookies=False)
     code = client.post("/api/v1/rooms", json={"game": "dixit"}).get_json()["code"]
@@ -281,8 +259,6 @@ def test_taking_a_seat_with_an_unknown_field_is_refused():
     assert client.post(f"/api/v1/rooms/{code}/seats", json=body).status_code == 400
 
 
-@pytest.mark.xfail(strict=True, reason="server: a phone already waiting for a seat that asks again is answered 202 "
-                                       "whatever its body (companion/web/api.py join answers before reading it)")
 def test_a_waiting_phone_asking_again_with_a_body_the_schema_forbids_is_refused():
     table = table_of(("dixit", 0))
     body = {"name": 5, "pad": "x" * 300}

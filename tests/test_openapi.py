@@ -136,7 +136,6 @@ def send(app, spec, check):
             assert 400 <= response.status_code < 500, (method, url, kwargs, response.status_code)
         return response, check(response, path, method)
 
-    send.client = client
     return send
 
 
@@ -243,11 +242,11 @@ def test_the_models_bounds_reach_the_document(document):
         models = [engine.Options, engine.SCORING.Request, *engine.ACTIONS.models.values()]
         _, raw = openapi._schemas(models, prefix)
         for key, schema in raw.items():
-            documented = document["components"]["schemas"][key]
-            for (at, node), (_, out) in zip(subschemas(schema, key), subschemas(documented, key)):
+            documented = dict(subschemas(document["components"]["schemas"][key], key))
+            for at, node in subschemas(schema, key):
                 for pydantic_name, keyword in names.items():
                     if isinstance(node, dict) and pydantic_name in node:
-                        assert out.get(keyword) == node[pydantic_name], (at, pydantic_name)
+                        assert documented[at].get(keyword) == node[pydantic_name], (at, pydantic_name)
 
 
 # Integers a request may hold with no upper bound in the document: the model declares none. The server

@@ -13,7 +13,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, TypeAdapter, ValidationError
 
-from games.base import MAX_PLAYERS, Actor, Declared, Say, Text, field_refusal
+from games.base import N_, MAX_PLAYERS, Actor, Declared, Say, Text, field_refusal, read_model
 
 LANGUAGES = ("en", "it", "pl")
 NAME_INPUT = 200  # the most characters a typed name may have before it is cleaned (rooms/names.py)
@@ -162,3 +162,22 @@ def read(body: dict) -> Entry:
 def is_lobby(kind: Any) -> bool:
     """Whether ``kind`` names one of the room's own entries (not a game's move)."""
     return isinstance(kind, str) and kind in ENTRIES
+
+
+class NewRoom(Declared):
+    """``POST /api/v1/rooms``: a room for a game, with its options and the table's language."""
+
+    game: Annotated[str, Field(strict=True, max_length=40), Say("Pick one of the games on the list.")]
+    options: Options | None = None
+    language: Language | None = None
+
+
+class TakeSeat(Declared):
+    """``POST /api/v1/rooms/<code>/seats``: a phone's name."""
+
+    name: Annotated[str, Field(strict=True, max_length=NAME_INPUT), Say("Please type your name.")]
+
+
+def read_request(model: type[Declared], data: dict) -> Any:
+    """A request body read with ``model``, or the RuleError that says what is wrong with it."""
+    return read_model(model, data, "request", N_("That request could not be read: send a JSON object."))

@@ -20,7 +20,7 @@ from companion.web import limits
 from companion.web.i18n import LANGUAGES, browser_language, say
 from companion.web.layers import MAX_BODY, CrossSiteForm
 from companion.live.polling import etag
-from companion.rooms.entries import SERVER_ENTRIES
+from companion.rooms.entries import SERVER_ENTRIES, NewRoom, TakeSeat, read_request
 from companion.rooms.room import new_token, token_hash
 from companion.rooms.service import NoFreeCode, NoSuchRoom, NotSeated
 from companion.storage.sqlite import StaleVersion
@@ -178,11 +178,8 @@ def clock():
 
 @bp.post("/rooms")
 def create_room():
-    data = json_body()
-    language = data.get("language")
-    if language is not None and language not in LANGUAGES:
-        raise ApiError(400, gettext("The table can speak English, Italian or Polish."))
-    code, token = rooms().create(data.get("game"), data.get("options"), language or browser_language())
+    asked = read_request(NewRoom, json_body())
+    code, token = rooms().create(asked.game, asked.options, asked.language or browser_language())
     response = jsonify(code=code, host_token=token, join_url=join_url(code),
                        host_url=absolute_url("pages.host_key", code=code, token=token))
     identity.set_cookie(response, identity.host_cookie(code), token)
@@ -192,14 +189,14 @@ def create_room():
 @bp.post("/rooms/<code>/seats")
 def join(code):
     code = normal_code(code)
-    data = json_body()
+    asked = read_request(TakeSeat, json_body())
     room = rooms().get(code)
     waiting = identity.presented_token(code, "seat")
     if waiting and isinstance(room.role_of(token_hash(waiting)), tuple):
         return jsonify(pending=True, token=waiting), 202  # one request per phone: it already waits
     token = new_token()
     kind = "request" if room.started else "join"
-    room = rooms().act(code, None, {"type": kind, "name": data.get("name"), "token": token_hash(token)})
+    room = rooms().act(code, None, {"type": kind, "name": asked.name, "token": token_hash(token)})
     who = room.role_of(token_hash(token))
     if isinstance(who, tuple):
         response = jsonify(pending=True, token=token)
