@@ -67,7 +67,7 @@ from enum import StrEnum
 from itertools import combinations
 from typing import Annotated, Any, Literal, Mapping, Sequence
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from games.base import (
     N_,
@@ -634,6 +634,8 @@ def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]
 
 class ScoreRequest(Declared):
     """``POST /api/v1/score/dixit``: one round in names."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"players": ["Ann", "Ben", "Cat", "Dan"], "storyteller": "Ann", "cards": {"Ann": 1, "Ben": 2, "Cat": 3, "Dan": 4}, "votes": {"Ben": 1, "Cat": 1, "Dan": 3}}]})
 
     players: Annotated[list[Name], Field(min_length=3, max_length=8), Say("The players must be a list of names.")]
     storyteller: Annotated[Name, Say("The storyteller must be one of the players.")]

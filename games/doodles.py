@@ -91,7 +91,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Annotated, Any, Literal, Mapping, Sequence
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from games import content
 from games.base import (
@@ -952,6 +952,8 @@ Votes = Annotated[dict[Name, Annotated[dict[Name, Subject], Field(max_length=MAX
 class ScoreRequest(Declared):
     """``POST /api/v1/score/doodles``: one round in names: every player's subject number, and every
     player's vote for every other player's doodle."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"players": ["Ann", "Ben", "Cat"], "subjects": {"Ann": 1, "Ben": 2, "Cat": 3}, "votes": {"Ann": {"Ben": 2, "Cat": 1}, "Ben": {"Ann": 1, "Cat": 2}, "Cat": {"Ann": 3, "Ben": 2}}}]})
 
     players: Annotated[list[Name], Field(max_length=MAX_PLAYERS)]
     subjects: Subjects

@@ -80,7 +80,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Annotated, Any, Iterable, Literal, Mapping, Sequence, TypeVar
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, ConfigDict, Field, model_validator
 
 from games import content
 from games.base import (
@@ -1256,6 +1256,8 @@ class GameEnd(Declared):
 
 class ScoreRequest(GameEnd):
     """``POST /api/v1/score/inkling``: the end of a game in names, the players in seating order."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"players": ["Ann", "Ben", "Cat"], "guessing": {"Ann": {"Ben": 1, "Cat": 2}, "Ben": {"Ann": 3, "Cat": 0}, "Cat": {"Ann": 0, "Ben": 0}}, "guesses_made": {"Ann": 3, "Ben": 2, "Cat": 1}}]})
 
     players: Annotated[list[Name], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
 

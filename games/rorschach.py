@@ -74,7 +74,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from games import content
 from games.base import (
@@ -744,6 +744,8 @@ Choices = Annotated[dict[Name, BlotNumber], Field(max_length=MAX_PLAYERS)]
 class ScoreRequest(Declared):
     """``POST /api/v1/score/rorschach``: one reveal in names: the players in seating order, the
     blot each picked, and the colours each already holds (named by their players)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"players": ["Ann", "Ben", "Cat"], "choices": {"Ann": 1, "Ben": 1, "Cat": 2}, "tokens": {"Ann": ["Ben"]}}]})
 
     players: Annotated[list[Name], Field(max_length=MAX_PLAYERS)]
     choices: Choices

@@ -84,7 +84,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, Strict
+from pydantic import BeforeValidator, ConfigDict, Field, Strict
 
 from games.base import (
     HOST, LIMIT, TABLE, Action, Actions, Count, Declared, Exactly, GameOptions, Player, Reason, RuleError,
@@ -918,6 +918,8 @@ class TextGuess(Declared):
 
 class ScoreRequest(Declared):
     """``POST /api/v1/score/rorschach-teams``: one round's scoring phase, images and words as text."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"test_team": "black", "score": {"black": 0, "white": 0}, "matching": {"1": "sea", "2": "fire", "4": "moon"}, "first_guess": {"image": "1", "word": "sea"}, "control_word": "fire", "second_guess": {"image": "2", "word": "fire"}}]})
 
     test_team: Annotated[TeamName, Say("The test team is black or white.")]
     score: Annotated[dict[TeamName, Count], Field(min_length=2, max_length=2),

@@ -11,8 +11,7 @@ different fields.
 The exported document is strict OpenAPI 3.1 (JSON Schema 2020-12): the models' own keywords that are
 not JSON Schema (``labels``, ``hidden``, which the helper's forms read from the models' schemas,
 ``companion/web/forms.py``) become ``x-labels``, ``x-hidden`` here, in the document only. A scoring
-request's example is the one its model declares (``json_schema_extra={"examples": [...]}``), else the
-one in :data:`EXAMPLES`.
+request's example is the one its model declares (``json_schema_extra={"examples": [...]}``).
 """
 
 from __future__ import annotations
@@ -33,23 +32,6 @@ bp = Blueprint("openapi", __name__)
 
 ERROR = {"$ref": "#/components/schemas/Error"}
 SERVERS_OWN = ("by", "seed")
-
-# What a scoring request looks like, for the games whose model declares no example of its own.
-EXAMPLES: dict[str, dict] = {
-    "dixit": {"players": ["Ann", "Ben", "Cat", "Dan"], "storyteller": "Ann",
-              "cards": {"Ann": 1, "Ben": 2, "Cat": 3, "Dan": 4}, "votes": {"Ben": 1, "Cat": 1, "Dan": 3}},
-    "rorschach": {"players": ["Ann", "Ben", "Cat"], "choices": {"Ann": 1, "Ben": 1, "Cat": 2},
-                  "tokens": {"Ann": ["Ben"]}},
-    "rorschach-teams": {"test_team": "black", "score": {"black": 0, "white": 0},
-                        "matching": {"1": "sea", "2": "fire", "4": "moon"},
-                        "first_guess": {"image": "1", "word": "sea"}, "control_word": "fire",
-                        "second_guess": {"image": "2", "word": "fire"}},
-    "doodles": {"players": ["Ann", "Ben", "Cat"], "subjects": {"Ann": 1, "Ben": 2, "Cat": 3},
-                "votes": {"Ann": {"Ben": 2, "Cat": 1}, "Ben": {"Ann": 1, "Cat": 2}, "Cat": {"Ann": 3, "Ben": 2}}},
-    "inkling": {"players": ["Ann", "Ben", "Cat"],
-                "guessing": {"Ann": {"Ben": 1, "Cat": 2}, "Ben": {"Ann": 3, "Cat": 0}, "Cat": {"Ann": 0, "Ben": 0}},
-                "guesses_made": {"Ann": 3, "Ben": 2, "Cat": 1}},
-}
 
 # --- strict JSON Schema -------------------------------------------------------------------------
 
@@ -233,7 +215,7 @@ SCORE = {
 
 def _example(name: str, schema: dict) -> Any:
     """A scoring request's example: its model's own, else this module's."""
-    return (schema.get("examples") or [EXAMPLES.get(name)])[0]
+    return (schema.get("examples") or [None])[0]
 
 
 def _game_parts(name: str) -> tuple[dict, list[dict]]:
