@@ -8,6 +8,7 @@ from pathlib import Path
 
 from flask import Flask
 from flask.sessions import SecureCookieSessionInterface
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from companion.config import database_target, instance_folder
 from companion.web import api
@@ -92,6 +93,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     direct = Direct(app.wsgi_app, app, app.extensions["rooms"])
     app.wsgi_app = Layers(NotModified(direct, app.extensions["rooms"]), direct.refuse,
                           lambda: app.extensions["lookups"])
+    proxies = int(os.environ.get("COMPANION_TRUSTED_PROXIES", "0") or 0)
+    if proxies:  # behind nginx: the client's address is the proxy's X-Forwarded-For, for the limits
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

@@ -46,7 +46,7 @@ def test_a_dixit_round_with_the_room_in_polish_and_one_phone_in_italian(server, 
     host.get_by_role("button", name="Rozpocznij grę").click()
     host.wait_for_selector("text=Ann jest narratorem")
     host.locator("details.how-to summary").click()
-    assert "Rozdajcie po 6 kart" in host.inner_text("details.how-to")
+    assert "Rozdajcie każdemu po 6 kart" in host.inner_text("details.how-to")
     shot(host, "i18n-host-2-claiming-pl")
     phones["Cat"].wait_for_selector("text=Dov'è la tua carta?")
     phones["Ben"].wait_for_selector("text=Gdzie jest twoja karta?")
@@ -66,7 +66,7 @@ def test_a_dixit_round_with_the_room_in_polish_and_one_phone_in_italian(server, 
 
     for name, position in {"Ben": 2, "Cat": 1, "Dan": 2}.items():
         phones[name].locator(".pad button", has_text=str(position)).first.click()
-    host.wait_for_selector("text=Odkrycie kart")
+    host.wait_for_selector("text=Odsłonięcie")
     shot(host, "i18n-host-3-reveal-pl")
     phones["Ben"].wait_for_selector("text=W tej rundzie zdobywasz")
     assert "4 punkty" in phones["Ben"].inner_text(".mine")

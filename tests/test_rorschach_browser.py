@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import Shots, open_table
+from tests.browser import Shots, choose_option, open_table
 
 pytestmark = pytest.mark.browser
 
@@ -17,15 +17,14 @@ def test_a_host_and_four_phones_play_a_rorschach_round_to_the_reveal(server, bro
     shot = Shots()
     names = ("Ann", "Ben", "Cat", "Dan")
     host, phones = open_table(browser, server, "Rorschach (2008)", names)
-    host.select_option("#rs-rotate", "host")
-    host.wait_for_selector("#rs-rotate option[value=host][selected]", state="attached")
+    choose_option(host, "rotating_blots", "host")
     assert "Ann" in host.inner_text(".rs-panel")  # the seat colours are shown in the lobby
     shot(host, "rs-host-1-lobby")
 
     host.get_by_role("button", name="Start the game").click()
     host.wait_for_selector(".rs-question")
     assert host.locator(".rs-host .rs-blot").count() == 3
-    host.wait_for_function("[...document.querySelectorAll('.rs-blot img')].every(i => i.naturalWidth >= 400)")
+    host.wait_for_function("() => [...document.querySelectorAll('.rs-blot img')].every(i => i.naturalWidth >= 400)")
     shot(host, "rs-host-2-picking")
 
     picks = {"Ann": 1, "Ben": 1, "Cat": 2, "Dan": 3}
@@ -41,7 +40,7 @@ def test_a_host_and_four_phones_play_a_rorschach_round_to_the_reveal(server, bro
     for name in ("Ben", "Cat"):
         phones[name].wait_for_selector(".rs-blot-pad button")
         phones[name].click(f".rs-blot-pad button[data-blot='{picks[name]}']")
-    host.wait_for_function("document.querySelectorAll('.rs-who .p.done').length === 3")
+    host.wait_for_function("() => document.querySelectorAll('.rs-who .p.done').length === 3")
     assert "The reveal" not in host.inner_text("#live")
     shot(host, "rs-host-3-three-picked")
     phones["Dan"].wait_for_selector(".rs-blot-pad button")
