@@ -10,20 +10,17 @@ from flask import Flask
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from companion.config import database_target, instance_folder
-from companion.web import api
-from companion.web import health
-from companion.scoresheet import pages as helper_pages
-from companion.web import i18n, limits
 from companion import jsonio
-from companion.web import openapi
-from companion.web import pages
-from companion.scoresheet import scoring_api as scoring
-from companion.web.direct import Direct
-from companion.web.layers import MAX_BODY, Layers
+from companion.config import database_target, instance_folder
 from companion.live.polling import NotModified
 from companion.rooms.service import Rooms
+from companion.scoresheet import pages as helper_pages
+from companion.scoresheet import scoring_api as scoring
 from companion.storage import open_store
+from companion.web import api, health, i18n, limits, openapi, pages
+from companion.web.direct import Direct
+from companion.web.layers import MAX_BODY, Layers
+
 
 PACKAGE = Path(__file__).resolve().parent
 

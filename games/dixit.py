@@ -165,7 +165,7 @@ class SetStoryteller(Action):
     """Another player tells the story this round (before anyone has claimed)."""
 
     type: Literal["set_storyteller"]
-    seat: Annotated[int, Field(strict=True, ge=0), Say("Nobody sits in that seat.")]
+    seat: Annotated[int, Field(strict=True, ge=0, le=LIMIT), Say("Nobody sits in that seat.")]
     by = "host"
     not_yours = N_("Only the host can choose the storyteller.")
 

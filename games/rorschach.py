@@ -648,7 +648,6 @@ def view(state: State, viewer: Any) -> dict:
     if viewer is not TABLE and viewer != HOST:
         seat_of(state.players, viewer)
     seats = [p.seat for p in state.players]
-    name = {p.seat: p.name for p in state.players}
     seat_named = {p.name: p.seat for p in state.players}
     colours = [colour_of(state, s) for s in seats]
     colour_name = {c["seat"]: c["colour"] for c in colours}

@@ -6,7 +6,6 @@ SCREENSHOTS=dir to keep a picture of every phase.
 
 from __future__ import annotations
 
-import json
 
 import pytest
 

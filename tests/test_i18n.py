@@ -14,7 +14,7 @@ from babel.messages.pofile import read_po
 from flask_babel import force_locale, ngettext
 
 from companion.web.i18n import say
-from games.base import RuleError, Word
+from games.base import RuleError
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "companion" / "translations"

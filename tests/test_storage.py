@@ -8,7 +8,6 @@ machine and fail under CI (``CI`` set), where a skip would hide a broken setup.
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import subprocess

@@ -15,7 +15,7 @@ from games import GAMES
 from games.base import HOST, Player, RuleError, evolve, normalize_options, require
 
 from companion.rooms import entries
-from companion.rooms.entries import HOST_ACTIONS, LANGUAGES
+from companion.rooms.entries import HOST_ACTIONS
 from companion.rooms.names import clean_name, same_name
 
 MAX_REQUESTS = 6  # phones waiting for the host at once: a table replaces a phone or two, not dozens

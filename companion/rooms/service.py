@@ -15,6 +15,7 @@ from games.base import HOST, RuleError, evolve, normalize_options
 
 from companion.live import cooperative
 from companion.rooms import room as rooms
+from companion.rooms.entries import LANGUAGES
 from companion.live.changes import Changes
 from companion.storage.sqlite import StaleVersion
 
@@ -69,7 +70,7 @@ class Rooms:
         else:  # a store this full has no table left to seat: say so rather than search on
             raise NoFreeCode()
         body = {"type": "create", "host": rooms.token_hash(token), "options": options or {}}
-        if language in rooms.LANGUAGES:
+        if language in LANGUAGES:
             body["language"] = language
         self._record(code, None, body)
         return code, token

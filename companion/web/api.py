@@ -8,22 +8,19 @@ from __future__ import annotations
 import time
 
 from flask import Blueprint, current_app, jsonify, render_template, request, url_for
+from flask_babel import gettext, lazy_gettext
 from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 
-from games.base import HOST, RuleError
-
-from flask_babel import gettext, lazy_gettext
-
-from companion.web import identity
 from companion import jsonio
-from companion.web import limits
-from companion.web.i18n import LANGUAGES, browser_language, say
-from companion.web.layers import MAX_BODY, CrossSiteForm
 from companion.live.polling import etag
 from companion.rooms.entries import SERVER_ENTRIES, NewRoom, TakeSeat, read_request
 from companion.rooms.room import new_token, token_hash
 from companion.rooms.service import NoFreeCode, NoSuchRoom, NotSeated
 from companion.storage.sqlite import StaleVersion
+from companion.web import identity, limits
+from companion.web.i18n import browser_language, say
+from companion.web.layers import MAX_BODY, CrossSiteForm
+from games.base import HOST, RuleError
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
