@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import random
 import typing
+from functools import lru_cache
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Callable, ClassVar, Iterable, Literal, Mapping, Protocol, Sequence
@@ -375,6 +376,13 @@ def read_options(model: type[GameOptions], raw: Any) -> Any:
     return read_model(model, raw, "option", N_("The options must be a set of named choices."), model.game_title)
 
 
+@lru_cache(maxsize=512)
+def options_json(options: GameOptions) -> dict:
+    """A room's options (a frozen, hashable model) as the JSON data every view shows, made once per
+    set of options (views are only serialised: nobody changes the dict)."""
+    return options.model_dump(mode="json")
+
+
 def normalize_options(model: type[GameOptions], raw: Any) -> dict:
     """The room options ``raw`` with their defaults, as the plain JSON data a room keeps."""
     return read_options(model, raw).model_dump()
@@ -493,10 +501,16 @@ class Standings:
     rounds_total: int | None = None  # how many rounds the game lasts, when its rules fix it
 
     def as_json(self) -> dict:
-        return {"totals": dict(self.totals), "over": self.over, "winners": list(self.winners),
-                "ranking": [{"place": r.place, "side": r.side, "total": r.total} for r in self.ranking],
-                "tie_break": self.tie_break.as_json() if self.tie_break else None,
-                "next": dict(self.next), "rounds_total": self.rounds_total}
+        """The standings as JSON data, made once (every viewer's view holds the same; nobody changes
+        it: views are only serialised)."""
+        made = self.__dict__.get("_json")
+        if made is None:
+            made = {"totals": dict(self.totals), "over": self.over, "winners": list(self.winners),
+                    "ranking": [{"place": r.place, "side": r.side, "total": r.total} for r in self.ranking],
+                    "tie_break": self.tie_break.as_json() if self.tie_break else None,
+                    "next": dict(self.next), "rounds_total": self.rounds_total}
+            self.__dict__["_json"] = made  # a frozen record's cache: not a field, not compared
+        return made
 
 
 def ranking(totals: Mapping[str, int], tie_break: Mapping[str, int] | None = None) -> tuple[Rank, ...]:

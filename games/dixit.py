@@ -71,7 +71,7 @@ from pydantic import ConfigDict, Field
 
 from games.base import (
     N_,
-    HOST, LIMIT, MAX_PLAYERS, TABLE, Action, Actions, Bool, Declared, Exactly, GameOptions, Name, Player,
+    HOST, LIMIT, MAX_PLAYERS, TABLE, options_json, Action, Actions, Bool, Declared, Exactly, GameOptions, Name, Player,
     Reason, RuleError, Say, Score, Standings, Table, envelope, evolve, is_number, moves_for,
     ranking, read_model, read_options, require, seat_of, sum_points,
 )
@@ -194,6 +194,8 @@ class State:
     claims: tuple[tuple[int, tuple[int, ...]], ...] = ()
     votes: tuple[tuple[int, int], ...] = ()
     history: tuple[RoundResult, ...] = ()
+    # The standings after ``history``, made when it changes (every view of every viewer reads them).
+    standing: Standings | None = None
 
 
 # --- the shape of the table -------------------------------------------------------------------
@@ -354,8 +356,9 @@ def setup(players: Sequence[Player], options: Any, seed: int) -> State:
     require(len({p.seat for p in players}) == len(players), "Two players can't share a seat.")
     # Reveals and the scoring function speak in names, so names must tell players apart.
     require(len({p.name for p in players}) == len(players), "Two players can't have the same name.")
-    return State(players=players, options=checked, seed=seed, phase=Phase.CLAIMING, round=1,
-                 storyteller=players[0].seat)
+    state = State(players=players, options=checked, seed=seed, phase=Phase.CLAIMING, round=1,
+                  storyteller=players[0].seat)
+    return evolve(state, standing=standings(table_of(state), ()))
 
 
 def apply(state: State, actor: Any, action: Any, now: float = 0.0) -> State:
@@ -445,14 +448,17 @@ def _reveal(state: State) -> State:
                         bonus=state.options.bonus, bonus_cap=state.options.bonus_cap)
     result = RoundResult(round=state.round, storyteller=state.storyteller,
                          points=tuple((p.seat, score.points[p.name]) for p in state.players), score=score)
-    state = evolve(state, history=state.history + (result,), phase=Phase.REVEALED)
+    history = state.history + (result,)
+    state = evolve(state, history=history, phase=Phase.REVEALED,
+                   standing=standings(table_of(state), [r.score for r in history]))
     if _standings(state).over:
         state = evolve(state, phase=Phase.OVER)
     return state
 
 
 def _standings(state: State) -> Standings:
-    return standings(table_of(state), [r.score for r in state.history])
+    assert state.standing is not None  # made by setup and by every change of the history
+    return state.standing
 
 
 def _next_round(state: State, actor: Any, action: NextRound, now: float) -> State:
@@ -496,13 +502,16 @@ def waiting_for(state: State) -> frozenset[int]:
 
 def _can(state: State, viewer: Any) -> list[str]:
     phase = state.phase
-    possible = {
-        Phase.CLAIMING: ["claim"] + ([] if state.claims else ["set_storyteller"]),
-        Phase.VOTING: ["vote"] if viewer != state.storyteller else [],
-        Phase.SETTLING: ["claim"] if viewer in _colliding(state) else [],
-        Phase.REVEALED: ["next_round"],
-        Phase.OVER: [],
-    }[phase]
+    if phase is Phase.CLAIMING:
+        possible = ["claim"] + ([] if state.claims else ["set_storyteller"])
+    elif phase is Phase.VOTING:
+        possible = ["vote"] if viewer != state.storyteller else []
+    elif phase is Phase.SETTLING:
+        possible = ["claim"] if viewer in _colliding(state) else []
+    elif phase is Phase.REVEALED:
+        possible = ["next_round"]
+    else:
+        possible = []
     return moves_for(ACTIONS, viewer, possible)
 
 
@@ -534,7 +543,7 @@ def view(state: State, viewer: Any) -> dict:
         # Only who has acted, in seat order, never what or when.
         "claimed": sorted(seat for seat, _ in state.claims),
         "voted": sorted(seat for seat, _ in state.votes),
-        "options": state.options.model_dump(),
+        "options": options_json(state.options),
         "history": [
             {"round": result.round, "storyteller": name[result.storyteller],
              "points": {name[seat]: points for seat, points in result.points}}

@@ -380,7 +380,7 @@ def test_a_whole_dixit_round_through_the_api_fits_the_document(send, spec):
     act("Ann", 400, type="claim", position=True, fits=False)
     act("Ann", 400, type="claim", position=1, version=1.5, fits=False)
     act("Ann", 400, type="join", name="Eve", fits=False)
-    act("host", 400, type="set_storyteller", seat=2**64)  # fits: the model bounds it not (see UNBOUNDED)
+    act("host", 400, type="set_storyteller", seat=2**64, fits=False)  # beyond 2^53: refused by the model
     act("Ann", 400, fits=False)
     for name, position in {"Ann": 2, "Ben": 1, "Cat": 3, "Dan": 4}.items():
         act(name, type="claim", position=position)
