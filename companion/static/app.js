@@ -81,7 +81,10 @@
     var before = live.querySelector("[data-phase]");
     var phase = before ? before.dataset.phase : null;
     var focused = focusKey(document.activeElement);
+    var open = Array.prototype.map.call(live.querySelectorAll("details[id][open]"), function (d) { return d.id; });
     live.innerHTML = html;
+    // A panel the host opened (the QR code, how to play) stays open across updates.
+    open.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
     var after = live.querySelector("[data-phase]");
     if (after && after.dataset.phase !== phase) {
       // A new phase is a new screen: show it from the top, and tell a screen reader its title.
@@ -159,6 +162,17 @@
       button.parentNode.querySelectorAll(".chosen"), function (b) { return parseInt(b.textContent, 10); });
     if (picked.length === 2) act({ type: "claim", positions: picked });
   });
+
+  // The host bar's panels (details.pop) open over the stage: a tap elsewhere or Escape closes them.
+  function closePops(except) {
+    Array.prototype.forEach.call(document.querySelectorAll("details.pop[open]"), function (d) {
+      if (d !== except) d.open = false;
+    });
+  }
+  document.addEventListener("click", function (event) {
+    closePops(event.target.closest ? event.target.closest("details.pop") : null);
+  });
+  document.addEventListener("keydown", function (event) { if (event.key === "Escape") closePops(null); });
 
   document.addEventListener("change", function (event) {
     var form = event.target.closest("form[data-options]");

@@ -1,0 +1,149 @@
+"""The table's screens as a test sees them: a room driven through the JSON API (docs/API.md) and
+opened in Debian's chromium by its host link or a phone's seat cookie, and the checks every screen
+of every game must pass (issue 15): the host page fits 1280x800 and 1920x1080 without scrolling,
+the text the table reads is readable from 3 m, the phones have no horizontal overflow and no
+button smaller than a thumb.
+
+A game's walk (tests/test_table_<game>.py) plays a round at the game's largest player count and
+calls :meth:`Screens.check` at every phase; SCREENSHOTS=dir keeps each screen to look at.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import requests
+
+from tests.browser import HOST, PHONE, Shots
+
+TV = {"viewport": {"width": 1920, "height": 1080}}
+TABLET = HOST  # 1280x800: a 10-inch tablet, or a laptop on the TV
+HELPER_TABLET = {"viewport": {"width": 768, "height": 1024}}  # the score-only helper, held upright
+THUMB = 44  # px: the smallest button a thumb hits (WCAG 2.5.5, Apple's and Google's guidance)
+# What the table reads from across the room: the host's status line, the rounds line, names on
+# voter chips, who has acted, and each game's own marks (``data-reads``). Never smaller than the
+# host page's --read (20 px at 1280 wide, 1.5 % of the width above).
+READS = ".status, .rounds, .chip, .who .p, .ranking li, [data-reads]"
+
+
+def read_minimum(width: int) -> float:
+    return max(20.0, 0.015 * width)
+
+
+class Room:
+    """A room driven through the JSON API, opened in the browser by its host link or seat cookies."""
+
+    def __init__(self, server, game="dixit", players=("Ann", "Ben", "Cat", "Dan"), options=None):
+        self.server = server
+        created = requests.post(f"{server.url}/api/v1/rooms",
+                                json={"game": game, "options": options or {}}, timeout=10)
+        assert created.status_code == 201, created.text
+        data = created.json()
+        self.code, self.host_token = data["code"], data["host_token"]
+        self.host_path = urlsplit(data["host_url"]).path
+        self.tokens = {}
+        for name in players:
+            seat = requests.post(f"{server.url}/api/v1/rooms/{self.code}/seats", json={"name": name}, timeout=10)
+            assert seat.status_code == 201, seat.text
+            self.tokens[name] = seat.json()["token"]
+
+    def act(self, who, type_, **payload):
+        token = self.host_token if who == "host" else self.tokens[who]
+        response = requests.post(f"{self.server.url}/api/v1/rooms/{self.code}/actions",
+                                 json={"type": type_, **payload},
+                                 headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def view(self, who="host"):
+        token = self.host_token if who == "host" else self.tokens[who]
+        response = requests.get(f"{self.server.url}/api/v1/rooms/{self.code}",
+                                headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        return response.json()
+
+    def open_host(self, browser, context=TABLET):
+        page = browser.new_context(**context).new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(self.server.url + self.host_path)
+        page.wait_for_selector("#live [data-version]")
+        return page
+
+    def open_phone(self, browser, name, context=PHONE):
+        ctx = browser.new_context(**context)
+        ctx.add_cookies([{"name": f"tc_{self.code}", "value": self.tokens[name], "url": self.server.url}])
+        page = ctx.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(f"{self.server.url}/p/{self.code}")
+        page.wait_for_selector("#live [data-version]")
+        return page
+
+
+def wait_for_version(page, version: int) -> None:
+    """Until the live region shows the room at ``version`` (or later)."""
+    page.wait_for_function("v => { const el = document.querySelector('#live [data-version]');"
+                           " return el && parseInt(el.dataset.version, 10) >= v; }", arg=version)
+
+
+def overflow(page) -> dict:
+    """How far the page reaches past its screen: extra height and width in px (0 when it fits)."""
+    return page.evaluate("""() => { const d = document.documentElement;
+        return {height: Math.max(0, d.scrollHeight - window.innerHeight),
+                width: Math.max(0, d.scrollWidth - window.innerWidth)}; }""")
+
+
+def too_small_text(page, selector: str, least: float) -> list[str]:
+    """Visible elements matching ``selector`` whose text is smaller than ``least`` px."""
+    return page.evaluate("""([selector, least]) => Array.from(document.querySelectorAll(selector))
+        .filter(el => el.offsetParent !== null && el.textContent.trim() && !el.closest('details:not([open])'))
+        .filter(el => parseFloat(getComputedStyle(el).fontSize) < least - 0.01)
+        .map(el => `${el.className}: "${el.textContent.trim().slice(0, 40)}" ${getComputedStyle(el).fontSize}`)""",
+                         [selector, least])
+
+
+def small_buttons(page) -> list[str]:
+    """Visible buttons (and button-like labels) smaller than a thumb."""
+    return page.evaluate("""least => Array.from(document.querySelectorAll(
+            'button, .button, a.button, summary, label.tap, input[type=submit]'))
+        .filter(el => el.offsetParent !== null && !el.closest('details:not([open]) > :not(summary)'))
+        .map(el => [el, el.getBoundingClientRect()])
+        .filter(([el, r]) => r.width < least - 0.5 || r.height < least - 0.5)
+        .map(([el, r]) => `${el.tagName} "${el.textContent.trim().slice(0, 30)}" ${r.width.toFixed(0)}x${r.height.toFixed(0)}`)""",
+                         THUMB)
+
+
+class Screens:
+    """The host at 1280x800 and 1920x1080 and some phones at 390x844, checked at every phase."""
+
+    def __init__(self, room: Room, browser, phones=(), shots: Shots | None = None, name: str = ""):
+        self.room = room
+        self.hosts = {"1280": room.open_host(browser, TABLET), "1920": room.open_host(browser, TV)}
+        self.phones = {who: room.open_phone(browser, who) for who in phones}
+        self.shots = shots or Shots()
+        self.name = name or room.code
+
+    def check(self, phase: str, reads: str = READS) -> None:
+        """Every screen shows the room as it is now, and passes the table's checks."""
+        version = self.room.view()["version"]
+        problems = []
+        for size, page in self.hosts.items():
+            wait_for_version(page, version)
+            self.shots(page, f"{self.name}-{phase}-host-{size}")
+            over = overflow(page)
+            if over["height"] or over["width"]:
+                problems.append(f"host {size}: scrolls by {over}")
+            small = too_small_text(page, reads, read_minimum(page.viewport_size["width"]))
+            if small:
+                problems.append(f"host {size}: text too small to read from 3 m: {small}")
+        for who, page in self.phones.items():
+            wait_for_version(page, version)
+            self.shots(page, f"{self.name}-{phase}-phone-{who}")
+            if overflow(page)["width"]:
+                problems.append(f"{who}'s phone: scrolls sideways by {overflow(page)['width']} px")
+            small = small_buttons(page)
+            if small:
+                problems.append(f"{who}'s phone: buttons smaller than {THUMB} px: {small}")
+        assert not problems, f"{self.name}, {phase}:\n" + "\n".join(problems)
+
+    def close(self):
+        for page in [*self.hosts.values(), *self.phones.values()]:
+            page.context.close()
