@@ -40,7 +40,7 @@ def open_table(browser, server, title, names):
     host = browser.new_context(**HOST).new_page()
     host.on("dialog", lambda dialog: dialog.accept())
     host.goto(server.url + "/")
-    host.get_by_role("button", name=f"Open a {title} table").click()
+    host.get_by_role("button", name=f"Open a table for {title}").click()
     host.wait_for_selector(".qr-box img")
     code = host.inner_text(".qr-box .code").strip()
     phones = {}

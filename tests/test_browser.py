@@ -18,7 +18,7 @@ def test_a_host_and_four_phones_play_a_dixit_round_to_the_reveal(server, browser
     shot = Shots()
     host = browser.new_context(**HOST).new_page()
     host.goto(server.url + "/")
-    host.get_by_role("button", name="Open a Dixit table").click()
+    host.get_by_role("button", name="Open a table for Dixit").click()
     host.wait_for_selector(".qr-box img")
     code = host.inner_text(".qr-box .code").strip()
     assert host.locator(".qr-box img").evaluate("img => img.naturalWidth") > 100  # the QR code loads
@@ -87,7 +87,7 @@ def test_the_host_page_holds_its_poll_and_it_is_answered_with_a_join(server, bro
     host.on("requestfinished", lambda r: answered.append(r) if "/live" in r.url else None)
     host.goto(server.url + "/")
     with host.expect_request(lambda r: "/live" in r.url) as first:
-        host.get_by_role("button", name="Open a Dixit table").click()
+        host.get_by_role("button", name="Open a table for Dixit").click()
     held = first.value
     host.wait_for_selector(".qr-box img")
     code = host.inner_text(".qr-box .code").strip()

@@ -89,7 +89,7 @@ def test_the_home_page_follows_the_browser_language(client):
     assert "Otwórz stół: Dixit" in client.get("/", headers={"Accept-Language": "pl,en;q=0.5"}).text
     assert "Apri un tavolo di Dixit" in client.get("/", headers={"Accept-Language": "it-IT"}).text
     page = client.get("/", headers={"Accept-Language": "de"}).text
-    assert "Open a Dixit table" in page and '<html lang="en">' in page
+    assert "Open a table for Dixit" in page and '<html lang="en">' in page
 
 
 def test_a_room_takes_the_host_browser_language_and_the_host_can_change_it(table, app):

@@ -13,7 +13,7 @@ def test_a_dixit_round_with_the_room_in_polish_and_one_phone_in_italian(server, 
     shot = Shots()
     host = browser.new_context(**HOST).new_page()
     host.goto(server.url + "/")
-    host.get_by_role("button", name="Open a Dixit table").click()
+    host.get_by_role("button", name="Open a table for Dixit").click()
     host.wait_for_selector(".qr-box img")
     code = host.inner_text(".qr-box .code").strip()
     host.get_by_role("button", name="Polski").click()
