@@ -16,7 +16,7 @@ import time
 import urllib.error
 import urllib.request
 
-WAIT = 90  # seconds for the server to answer its home page
+WAIT = 300  # seconds for the server to answer its home page (pip install runs first: a timeout, not a duration)
 
 
 def fail(sentence: str) -> None:

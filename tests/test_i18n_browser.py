@@ -16,6 +16,7 @@ def test_a_dixit_round_with_the_room_in_polish_and_one_phone_in_italian(server, 
     host.get_by_role("button", name="Open a table for Dixit").click()
     host.wait_for_selector(".qr-box img")
     code = host.inner_text(".qr-box .code").strip()
+    host.click("#pop-language summary")  # the table's language, in the host bar
     host.get_by_role("button", name="Polski").click()
     host.wait_for_selector("text=Dixit: kto gra?")
     assert host.get_attribute("html", "lang") == "en"  # the page itself was served before the change
@@ -45,8 +46,8 @@ def test_a_dixit_round_with_the_room_in_polish_and_one_phone_in_italian(server, 
 
     host.get_by_role("button", name="Rozpocznij grę").click()
     host.wait_for_selector("text=Ann jest narratorem")
-    host.locator("details.how-to summary").click()
-    assert "Rozdajcie każdemu po 6 kart" in host.inner_text("details.how-to")
+    host.locator("#pop-how summary").click()
+    assert "Rozdajcie każdemu po 6 kart" in host.inner_text("#pop-how .how-to")
     shot(host, "i18n-host-2-claiming-pl")
     phones["Cat"].wait_for_selector("text=Dov'è la tua carta?")
     phones["Ben"].wait_for_selector("text=Gdzie jest twoja karta?")
