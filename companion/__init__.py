@@ -17,7 +17,7 @@ from companion.rooms.service import Rooms
 from companion.scoresheet import pages as helper_pages
 from companion.scoresheet import scoring_api as scoring
 from companion.storage import open_store
-from companion.web import api, health, i18n, limits, openapi, pages
+from companion.web import api, assets, health, i18n, limits, openapi, pages, wifi
 from companion.web.direct import Direct
 from companion.web.layers import MAX_BODY, Layers
 
@@ -87,7 +87,9 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     i18n.init_app(app)
     # The one way in (web/layers.py): every request, whichever part answers it, passes Layers.
-    direct = Direct(app.wsgi_app, app, app.extensions["rooms"])
+    # Innermost, in front of Flask, the static files (web/assets.py; its files added below).
+    static_files = assets.StaticFiles(app)
+    direct = Direct(static_files, app, app.extensions["rooms"])
     app.wsgi_app = Layers(NotModified(direct, app.extensions["rooms"]), direct.refuse,
                           lambda: app.extensions["lookups"])
     proxies = int(os.environ.get("COMPANION_TRUSTED_PROXIES", "0") or 0)
@@ -100,5 +102,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(helper_pages.bp)
     app.register_blueprint(openapi.bp)
     app.register_blueprint(health.bp)
+    app.register_blueprint(wifi.bp)
     limits.init_app(app)
+    assets.init_app(app, static_files)
     return app

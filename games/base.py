@@ -35,6 +35,15 @@ languages needs, and its JSON Schema is the OpenAPI 3.1 dialect as it stands.
 - ``REVEAL_PHASES``: the phases in which the secrets of the round just played are public (the
   contract test's secrecy check compares views outside them).
 
+**Late arrivals** (optional, :class:`LateArrivals`): a game that can take a new player once it has
+started provides ``seat_joins(state, player) -> State`` and ``LATE_ARRIVAL``, a sentence for the
+host screen saying what the table does for the newcomer ("deal them a hand"). The new player sits at
+the end of the seating order, between the last seat and the first (seats are listed clockwise), and
+joins with what the game's own docstring says (a hand, no points, no tokens). ``seat_joins`` raises
+a RuleError when the rules or the phase do not allow it now (between rounds only, as a rule) and
+keeps the game's seat limits. A game without them takes nobody after the start (its docstring says
+why); :func:`late_arrival_refusal` asks a game whether it takes a newcomer now.
+
 State is indexed by seat everywhere; phases are a :class:`enum.StrEnum` per game, on ``state.phase``.
 
 **Scoring**: small pure functions that return a :class:`Score` (points *and why*: a
@@ -103,6 +112,47 @@ class Player:
 
     seat: int
     name: str
+
+
+class LateArrivals(Protocol):
+    """The optional part of the contract: a game that takes a new player during play."""
+
+    @property
+    def LATE_ARRIVAL(self) -> str: ...  # noqa: N802 - what the table does for the newcomer
+
+    def seat_joins(self, state: Any, player: Player) -> Any: ...
+
+
+def takes_late_arrivals(engine: Any) -> bool:
+    """Whether the game can take a new player once it has started (at some point of it)."""
+    return callable(getattr(engine, "seat_joins", None))
+
+
+def late_arrival_refusal(engine: Any, state: Any) -> RuleError | None:
+    """Why the game takes no new player in ``state`` now, or None when it does: its own
+    ``seat_joins`` is asked with a player nobody at the table is yet."""
+    if not takes_late_arrivals(engine):
+        return RuleError("%(game)s takes no new players once the game has started.", game=engine.TITLE)
+    players = list(state.players)
+    name, taken = "?", {p.name for p in players}
+    while name in taken:
+        name += "?"
+    try:
+        engine.seat_joins(state, Player(max((p.seat for p in players), default=0) + 1, name))
+    except RuleError as error:
+        return error
+    return None
+
+
+def seated_at_the_end(players: Sequence[Player], player: Player, most: int, game: str) -> tuple[Player, ...]:
+    """``players`` with a newcomer at the end of the seating order, or the RuleError that says why
+    not: the table is full (``most`` players), the seat or the name is taken."""
+    require(len(players) < most, "This table is full: %(game)s takes at most %(most)s players here.",
+            game=game, most=most)
+    require(all(p.seat != player.seat for p in players), "Each player needs a seat of their own.")
+    require(all(p.name != player.name for p in players), "Someone at this table is already called %(name)s.",
+            name=player.name)
+    return (*players, player)
 
 
 def rng_for(seed: int, *salt: Any) -> random.Random:
@@ -189,13 +239,17 @@ Exactly = BeforeValidator(_exactly)  # ``Annotated[Literal[3] | None, Exactly]``
 
 class Action(Declared):
     """One move a player or the host makes. Subclasses set ``type`` (a ``Literal``), ``by`` (who may
-    make it: ``"seat"``, ``"host"`` or ``"anyone"``), ``not_yours`` (the refusal for anyone else) and
-    ``secret`` (a seat's hidden choice: the contract test checks nobody else can learn it)."""
+    make it: ``"seat"``, ``"host"`` or ``"anyone"``), ``not_yours`` (the refusal for anyone else),
+    ``secret`` (a seat's hidden choice: the contract test checks nobody else can learn it) and
+    ``undone`` (the question the host's undo asks when this move is the last one, a whole sentence
+    with ``%(name)s`` for whoever made it: ``N_("Undo %(name)s's vote?")``; it never names what a
+    secret move chose; empty: the companion asks a generic question)."""
 
     type: str
     by: ClassVar[Literal["seat", "host", "anyone"]] = "seat"
     not_yours: ClassVar[str] = N_("Only a player at the table can do that.")
     secret: ClassVar[bool] = False
+    undone: ClassVar[str] = ""
 
 
 Handler = Callable[[Any, Any, Any, float], Any]  # (state, actor, the move read, now) -> state

@@ -53,6 +53,16 @@ Readings chosen where the rulebook leaves room:
    share a position. "Nobody votes for their own card" is checked against the voter's own claim.
 9. Secrecy: before the reveal the host, the table and the other seats learn only that a seat has
    claimed or voted, never which position; so views never list the free positions either.
+10. Late arrivals (``seat_joins``; the rulebook is silent): a new player joins between rounds only,
+   after a reveal and before the next round starts. They sit at the end of the seating order
+   (between the last seat and the first), are dealt a full hand from the pile and start at 0
+   points; the storyteller passes to the left as before, so the newcomer tells a story when the
+   rotation reaches them. The seat limit holds (6, or 8 with the extended counts), and the deal
+   must leave a card in the pile (a deal that empties it would end the game at once). A fourth
+   player at a table of three ends the three-player rule: hands are 6 cards from then on, so each
+   of the three puts one card back under the pile. The end is still the refill that draws the last
+   card: the pile is what is neither laid in a round played nor in a hand (84 minus the cards laid
+   minus a full hand each), so the rounds left follow the new player count.
 
 The app derives the running scores and the draw pile from the history of scored rounds, so the
 totals always equal the sum of the rounds shown. Scoring is ``score_round``, a pure function of
@@ -73,7 +83,7 @@ from games.base import (
     N_,
     HOST, LIMIT, MAX_PLAYERS, TABLE, options_json, Action, Actions, Bool, Declared, Exactly, GameOptions, Name, Player,
     Reason, RuleError, Say, Score, Standings, Table, envelope, evolve, is_number, moves_for,
-    ranking, read_model, read_options, require, seat_of, sum_points,
+    ranking, read_model, read_options, require, seat_of, seated_at_the_end, sum_points,
 )
 
 NAME = "dixit"
@@ -141,6 +151,7 @@ class Claim(Action):
     by = "seat"
     not_yours = N_("Only a player at the table can say where their card is.")
     secret = True
+    undone = N_("Undo where %(name)s said their card lies?")
 
 
 class Vote(Action):
@@ -151,6 +162,7 @@ class Vote(Action):
     by = "seat"
     not_yours = N_("Only a player at the table can vote.")
     secret = True
+    undone = N_("Undo %(name)s's vote?")
 
 
 class NextRound(Action):
@@ -159,6 +171,7 @@ class NextRound(Action):
     type: Literal["next_round"]
     by = "host"
     not_yours = N_("Only the host can start the next round.")
+    undone = N_("Undo the start of this round?")
 
 
 class SetStoryteller(Action):
@@ -168,6 +181,7 @@ class SetStoryteller(Action):
     seat: Annotated[int, Field(strict=True, ge=0, le=LIMIT), Say("Nobody sits in that seat.")]
     by = "host"
     not_yours = N_("Only the host can choose the storyteller.")
+    undone = N_("Undo the change of storyteller?")
 
 
 @dataclass(frozen=True)
@@ -231,6 +245,14 @@ def pile_after(player_count: int, rounds_played: int) -> int:
     """Cards left in the draw pile after that many rounds' refills."""
     first_pile = DECK_SIZE - hand_size(player_count) * player_count
     return max(0, first_pile - rounds_played * cards_on_table(player_count))
+
+
+def pile_left(player_count: int, round_sizes: Sequence[int]) -> int:
+    """Cards in the draw pile when ``player_count`` players hold a full hand, after rounds played
+    by ``round_sizes`` players each: what is neither laid in a round nor in a hand (the same as
+    ``pile_after`` while nobody has joined)."""
+    laid = sum(cards_on_table(size) for size in round_sizes)
+    return max(0, DECK_SIZE - hand_size(player_count) * player_count - laid)
 
 
 def next_storyteller(seating: Sequence, storyteller):
@@ -303,14 +325,15 @@ def score_round(
     finders = [name for name in guessers if votes[name] == storyteller_card]
     everyone_or_nobody = len(finders) in (0, len(guessers))
     reasons: list[Reason] = []
+    rule = "found_by_some" if not everyone_or_nobody else "nobody_found" if not finders else "everyone_found"
     if everyone_or_nobody:
-        rule = "nobody_found" if not finders else "everyone_found"
         reasons.append(Reason(rule, storyteller, 0))
         reasons.extend(Reason(rule, name, 2) for name in guessers)
     else:
         reasons.append(Reason("found_by_some", storyteller, 3, {"finders": finders}))
         reasons.extend(Reason("found_storyteller", name, 3) for name in finders)
-    if bonus == "always" or not everyone_or_nobody:
+    votes_score = bonus == "always" or not everyone_or_nobody
+    if votes_score:
         for name in guessers:
             voters = [v for v in guessers if owner[votes[v]] == name]
             if voters:
@@ -320,7 +343,9 @@ def score_round(
     points = {name: 0 for name in players}
     for reason in reasons:
         points[reason.who] += reason.points
-    facts = {"storyteller": storyteller, "storyteller_position": storyteller_card, "found": finders}
+    # The round's rule and whether votes on the other cards scored, so every page can say why.
+    facts = {"storyteller": storyteller, "storyteller_position": storyteller_card, "found": finders,
+             "rule": rule, "votes_score": votes_score}
     return Score(points=points, reasons=tuple(reasons), facts=facts)
 
 
@@ -330,14 +355,17 @@ def standings(table: Table, rounds: Sequence[Score]) -> Standings:
     players = list(table.players)
     totals = sum_points(players, rounds)
     count = len(players)
-    over = bool(rounds) and (len(rounds) >= rounds_total(count) or (
+    # The pile, not a count of rounds: a late arrival (reading 10) changes how fast it goes.
+    pile = pile_left(count, [len(score.points) for score in rounds])
+    over = bool(rounds) and (pile == 0 or (
         table.options.end_at_30 and max(totals.values(), default=0) >= TARGET_SCORE))
     best = max(totals.values(), default=0)
     winners = tuple(name for name in players if totals[name] == best) if over else ()
     last = rounds[-1].facts["storyteller"] if rounds else None
     teller = players[0] if last is None else next_storyteller(players, last)
     return Standings(totals=totals, over=over, winners=winners, ranking=ranking(totals),
-                     next={} if over else {"storyteller": teller}, rounds_total=rounds_total(count))
+                     next={} if over else {"storyteller": teller},
+                     rounds_total=len(rounds) + math.ceil(pile / cards_on_table(count)))
 
 
 # --- live play --------------------------------------------------------------------------------
@@ -482,6 +510,23 @@ def _set_storyteller(state: State, actor: Any, action: SetStoryteller, now: floa
 
 ACTIONS = Actions(TITLE, {Claim: _claim, Vote: _vote, NextRound: _next_round, SetStoryteller: _set_storyteller})
 
+LATE_ARRIVAL = N_("Between rounds: the new player sits between the last seat and the first, is dealt a "
+                  "full hand and starts at 0 points. (At a table of three, each of the three puts one "
+                  "card back under the pile: hands are 6 cards from then on.)")
+
+
+def seat_joins(state: State, player: Player) -> State:
+    """The game with a new player at the end of the seating order (reading 10), between rounds."""
+    require(state.phase is not Phase.OVER, "The game is over.")
+    require(state.phase is Phase.REVEALED,
+            "A new player can join between rounds: after the reveal, before the next round starts.")
+    players = seated_at_the_end(state.players, player, player_range(state.options)[1], TITLE)
+    count = len(players)
+    require(pile_left(count, [len(result.points) for result in state.history]) > 0,
+            "The pile has too few cards left to deal a new player a hand.")
+    state = evolve(state, players=players)
+    return evolve(state, standing=standings(table_of(state), [r.score for r in state.history]))
+
 
 # --- what leaves the engine -------------------------------------------------------------------
 
@@ -522,6 +567,7 @@ def view(state: State, viewer: Any) -> dict:
     played = len(state.history)
     over = state.phase is Phase.OVER
     standing = _standings(state)
+    pile = pile_left(count, [len(result.points) for result in state.history])
     you = None
     if viewer is not TABLE and viewer != HOST:
         seat = seat_of(state.players, viewer).seat
@@ -534,9 +580,13 @@ def view(state: State, viewer: Any) -> dict:
         }
     details: dict[str, Any] = {
         "round": state.round,
-        "rounds_total": rounds_total(count),
-        "rounds_left": 0 if over else rounds_total(count) - played,
-        "pile": pile_after(count, played),
+        "rounds_total": standing.rounds_total,
+        "rounds_left": 0 if over else (standing.rounds_total or 0) - played,
+        # The rounds still to come after the one being played (or just revealed).
+        "rounds_after": 0 if over else max(0, (standing.rounds_total or 0) - state.round),
+        "pile": pile,
+        # Why the game ended: the refill drew the last card, or someone reached 30 (option end_at_30).
+        "ended_by": None if not over else "last_card" if pile == 0 else "30_points",
         "hand_size": hand_size(count),
         "cards_on_table": cards_on_table(count),
         "storyteller": {"seat": state.storyteller, "name": name[state.storyteller]},
@@ -595,6 +645,8 @@ def _reveal_view(state: State, name: Mapping[int, str]) -> dict:
         "found": [p.name for p in state.players if votes.get(p.seat) == storyteller_card],
         "points": {name[seat]: points for seat, points in state.history[-1].points},
         "reasons": [r.as_json() for r in score.reasons],
+        "rule": score.facts["rule"],  # everyone_found, nobody_found or found_by_some
+        "votes_score": score.facts["votes_score"],  # False: the literal bonus rule, nobody found it
     }
 
 

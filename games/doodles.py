@@ -51,6 +51,13 @@ Readings chosen where the rulebook leaves room:
    the rules tests check it is hidden until then.
 7. The score sheet takes the live game's round counts (``Rounds``: 1 to 20, one declaration for
    ``Options`` and the sheet's options) and the same tie-break option.
+8. Late arrivals (``seat_joins``; the rulebook is silent): a new player joins between rounds, once
+   the next round's subject card is on the table and before the hourglass is turned (phase
+   ``subject``; the first round's too). They sit at the end of the seating order (between the last
+   seat and the first, so they are revealed last), draw a subject token from that round's bag like
+   everyone (the others' tokens stay as drawn: the bag is drawn in seating order), start at 0
+   points and play the rounds that are left; the game still ends after ``rounds`` rounds. The seat
+   limit (7) holds. Each past round is scored with the players who played it.
 
 Actions (``apply(state, actor, action, now)``; ``now`` in seconds, used by the timer), one model
 each in ``ACTIONS``:
@@ -97,7 +104,7 @@ from games import content
 from games.base import (
     HOST, LIMIT, TABLE, Action, Actions, Bool, Declared, Exactly, GameOptions, Int, N_, Name, Player, Reason,
     RuleError, Say, Score, Standings, Table, TieBreak, envelope, evolve, is_number, moves_for,
-    read_model, read_options, require, rng_for, seat_of, sum_points,
+    read_model, read_options, require, rng_for, seat_of, seated_at_the_end, sum_points,
 )
 from games.base import ranking as rank_sides
 
@@ -194,6 +201,7 @@ class StartTimer(Action):
     type: Literal["start_timer"]
     by = "host"
     not_yours = N_("Only the host screen can start the hourglass.")
+    undone = N_("Undo turning the hourglass?")
 
 
 class PauseTimer(Action):
@@ -202,6 +210,7 @@ class PauseTimer(Action):
     type: Literal["pause_timer"]
     by = "host"
     not_yours = N_("Only the host screen can pause the hourglass.")
+    undone = N_("Undo pausing the hourglass?")
 
 
 class ResumeTimer(Action):
@@ -210,6 +219,7 @@ class ResumeTimer(Action):
     type: Literal["resume_timer"]
     by = "host"
     not_yours = N_("Only the host screen can resume the hourglass.")
+    undone = N_("Undo resuming the hourglass?")
 
 
 class RestartTimer(Action):
@@ -218,6 +228,7 @@ class RestartTimer(Action):
     type: Literal["restart_timer"]
     by = "host"
     not_yours = N_("Only the host screen can restart the hourglass.")
+    undone = N_("Undo restarting the hourglass?")
 
 
 class PencilsDown(Action):
@@ -226,6 +237,7 @@ class PencilsDown(Action):
     type: Literal["pencils_down"]
     by = "host"
     not_yours = N_("Only the host screen can call pencils down.")
+    undone = N_("Undo pencils down?")
 
 
 class SubjectCard(Action):
@@ -236,6 +248,7 @@ class SubjectCard(Action):
                      Say("Type the three words of the subject card.")] = Field(default_factory=list)
     by = "host"
     not_yours = N_("Only the host screen can set the subject card.")
+    undone = N_("Undo the words typed for the subject card?")
 
 
 class Doodle(Action):
@@ -246,6 +259,7 @@ class Doodle(Action):
     doodle: Annotated[str, Field(strict=True, max_length=DOODLE_FIELD_CHARS), Say("Send the doodle as a drawing.")]
     by = "seat"
     not_yours = N_("Only a player can doodle.")
+    undone = N_("Undo the last stroke of %(name)s's doodle?")
 
 
 class Vote(Action):
@@ -257,6 +271,7 @@ class Vote(Action):
     by = "seat"
     not_yours = N_("Only a player can vote.")
     secret = True
+    undone = N_("Undo %(name)s's last vote?")
 
 
 class Reveal(Action):
@@ -266,6 +281,7 @@ class Reveal(Action):
     artist: SeatNumber | None = None
     by = "host"
     not_yours = N_("Only the host screen can reveal the doodles.")
+    undone = N_("Undo the last doodle revealed?")
 
 
 class NextRound(Action):
@@ -275,6 +291,7 @@ class NextRound(Action):
     round: Annotated[Int, Say("Say which round to start.")] | None = None
     by = "host"
     not_yours = N_("Only the host screen can start the next round.")
+    undone = N_("Undo the start of this round?")
 
 
 @dataclass(frozen=True)
@@ -587,8 +604,17 @@ def _round_score(players: tuple[Player, ...], rnd: Round) -> Score:
     return _score_doodles(names, subjects, votes, names[:rnd.revealed])
 
 
+def _players_of(state: State, rnd: Round) -> tuple[Player, ...]:
+    """The players of ``rnd``, in seating order: those who drew a token (a late arrival plays from
+    the round they joined, reading 8)."""
+    if len(rnd.subject_tokens) == len(state.players):
+        return state.players
+    drew = dict(rnd.subject_tokens)
+    return tuple(p for p in state.players if p.seat in drew)
+
+
 def _scores(state: State) -> list[Score]:
-    return [_round_score(state.players, rnd) for rnd in (*state.history, state.current)]
+    return [_round_score(_players_of(state, rnd), rnd) for rnd in (*state.history, state.current)]
 
 
 def _standings(state: State) -> Standings:
@@ -756,6 +782,20 @@ ACTIONS = Actions(TITLE, {
     NextRound: _next_round,
 })
 
+LATE_ARRIVAL = N_("Before the hourglass is turned: the new player sits between the last seat and the "
+                  "first, draws a subject token like everyone and starts at 0 points.")
+
+
+def seat_joins(state: State, player: Player) -> State:
+    """The game with a new player at the end of the seating order, who draws a subject token for
+    the round on the table (reading 8)."""
+    require(state.phase is not Phase.OVER, "The game is over.")
+    require(state.phase is Phase.SUBJECT,
+            "A new player can join between rounds: once the subject card is on the table, before the hourglass.")
+    players = seated_at_the_end(state.players, player, MAX_PLAYERS, TITLE)
+    drawn = _new_round(players, state.seed, state.options, state.current.number).subject_tokens
+    return evolve(state, players=players, current=evolve(state.current, subject_tokens=drawn))
+
 
 # --- what leaves the engine -------------------------------------------------------------------
 
@@ -866,7 +906,7 @@ def view(state: State, viewer: Any) -> dict:
         # round by round, and no screen showed them.
         "history": [
             {"round": past.number, "subject_card": list(past.subject_card) or None,
-             "points": _points_list(state.players, score)}
+             "points": _points_list(_players_of(state, past), score)}
             for past, score in zip(state.history, scores)
         ],
         "standings": standing.as_json(),

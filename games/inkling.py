@@ -16,6 +16,8 @@ The rules (``shared/rulebooks/inkling.txt``), as this engine plays them:
   for you. The total is both guessing scores plus both ink scores. Highest total wins; on a tie the
   tied player who made the fewest guesses overall wins; still tied, they share the victory.
 
+No late arrivals: a newcomer would change who sits beside whom, and the neighbours' guess sheets are the game.
+
 Readings chosen where the rulebook leaves room:
 
 1. Left is the next player clockwise (the next seat in seating order), right the previous one.
@@ -240,6 +242,7 @@ class Arrange(Action):
     cards: Annotated[list[Laid], Field(max_length=MOST_IN_HAND), Say(N_("List the ink cards you lay out."))]
     by = "seat"
     not_yours = N_("Only a player can arrange ink cards.")
+    undone = N_("Undo %(name)s's last ink cards laid out?")
 
 
 class FinishArranging(Action):
@@ -248,6 +251,7 @@ class FinishArranging(Action):
     type: Literal["finish_arranging"]
     by = "seat"
     not_yours = N_("Only a player can finish arranging.")
+    undone = N_("Undo %(name)s being done arranging?")
 
 
 class Guess(Action):
@@ -261,6 +265,7 @@ class Guess(Action):
     by = "seat"
     not_yours = N_("Only a player can guess.")
     secret = True
+    undone = N_("Undo %(name)s's last guess?")
 
 
 class FinishGuessing(Action):
@@ -269,6 +274,7 @@ class FinishGuessing(Action):
     type: Literal["finish_guessing"]
     by = "seat"
     not_yours = N_("Only a player can finish guessing.")
+    undone = N_("Undo %(name)s being done guessing?")
 
 
 class PutBack(Action):
@@ -281,6 +287,7 @@ class PutBack(Action):
     by = "seat"
     not_yours = N_("Only a player can put back ink cards.")
     secret = True
+    undone = N_("Undo %(name)s's choice of cards to put back?")
 
 
 class Accept(Action):
@@ -294,6 +301,7 @@ class Accept(Action):
                     Say(N_("Say which clue word the guess stands for."))]
     by = "host"
     not_yours = N_("Only the host screen can accept a near miss.")
+    undone = N_("Undo accepting the near miss?")
 
 
 class Unaccept(Action):
@@ -305,6 +313,7 @@ class Unaccept(Action):
     slot: Annotated[LineNumber, BeforeValidator(_line_to_review)]
     by = "host"
     not_yours = N_("Only the host screen can withdraw a near miss.")
+    undone = N_("Undo withdrawing the near miss?")
 
 
 class ConfirmScores(Action):
@@ -313,6 +322,7 @@ class ConfirmScores(Action):
     type: Literal["confirm_scores"]
     by = "host"
     not_yours = N_("Only the host screen can confirm the scores.")
+    undone = N_("Undo confirming the scores?")
 
 
 # --- the state ----------------------------------------------------------------------------------
@@ -537,7 +547,8 @@ def score_sheets(players: Sequence[str], clues: Mapping[str, Mapping[str, int]],
     """The end of the game from checked data: each player's clue card, their guesses for each
     neighbour (``guesses[guesser][neighbour]``, in the order written) and the near misses accepted
     by place (``accepted[guesser][neighbour][k]``). Reasons: ``guessed_word`` for each clue word
-    found (its guesser, value, neighbour, word, the guess, whether accepted) and ``ink_score``;
+    found (its guesser, value, neighbour, word, the guess, whether accepted) and ``ink_score``
+    (with the owner's ``words`` that neighbour found);
     facts: ``guessing``, ``ink``, ``guesses_made``, ``marked_guesses`` (every guess as
     :meth:`Mark.as_json`) and ``suggested_near_misses`` (``{guesser: {neighbour: {guess: clue
     word}}}``, the shape of the accepted ones in a scoring request)."""
@@ -546,6 +557,7 @@ def score_sheets(players: Sequence[str], clues: Mapping[str, Mapping[str, int]],
     marked: dict[str, dict[str, list[dict]]] = {}
     suggested: dict[str, dict[str, dict[str, str]]] = {}
     reasons: list[Reason] = []
+    found: dict[str, dict[str, list[dict]]] = {}  # owner -> guesser -> the owner's words found
     for guesser in players:
         guessing[guesser], marked[guesser] = {}, {}
         for neighbour in dict.fromkeys(neighbours(players, guesser)):
@@ -557,23 +569,31 @@ def score_sheets(players: Sequence[str], clues: Mapping[str, Mapping[str, int]],
                                   {"neighbour": neighbour, "word": m.match, "guess": m.guess,
                                    "accepted": m.accepted})
                            for m in marks if m.counted)
+            found.setdefault(neighbour, {})[guesser] = [
+                {"word": m.match, "points": m.value, "guess": m.guess, "accepted": m.accepted}
+                for m in marks if m.counted]
             hints = {m.guess: m.near_miss for m in marks if m.near_miss is not None}
             if hints:
                 suggested.setdefault(guesser, {})[neighbour] = hints
     made = {g: sum(len(guesses.get(g, {}).get(n, [])) for n in guessing[g]) for g in players}
     return _with_ink(players, guessing, made, reasons,
-                     {"marked_guesses": marked, "suggested_near_misses": suggested})
+                     {"marked_guesses": marked, "suggested_near_misses": suggested}, found)
 
 
 def _with_ink(players: Sequence[str], guessing: Mapping[str, Mapping[str, int]],
-              made: Mapping[str, int] | None, reasons: list[Reason], facts: Mapping[str, Any]) -> Score:
+              made: Mapping[str, int] | None, reasons: list[Reason], facts: Mapping[str, Any],
+              found: Mapping[str, Mapping[str, list[dict]]] | None = None) -> Score:
     """The one place ink scores and totals are made: my ink score for a neighbour is their
-    guessing score for me, and a total is the sum of every reason a player scored."""
+    guessing score for me, and a total is the sum of every reason a player scored. With the words
+    known (``found[owner][guesser]``), an ink score's reason lists the words of mine it comes from
+    (``words``: each word, its points, the guess and whether it was a near miss accepted)."""
     ink = {p: {n: guessing[n][p] for n in guessing[p]} for p in players}
     ordered: list[Reason] = []
     for p in players:
         ordered.extend(r for r in reasons if r.who == p)
-        ordered.extend(Reason("ink_score", p, ink[p][n], {"neighbour": n}) for n in ink[p])
+        ordered.extend(Reason("ink_score", p, ink[p][n],
+                              {"neighbour": n} if found is None else {"neighbour": n, "words": found.get(p, {}).get(n, [])})
+                       for n in ink[p])
     points = {p: 0 for p in players}
     for reason in ordered:
         points[reason.who] += reason.points
@@ -1117,13 +1137,18 @@ def _sheet_view(state: State, seat: int, neighbour: int, side: str) -> dict:
 
 
 def _scoresheets(state: State, score: Score) -> list[dict]:
-    """Every player's sheet once the clue cards are revealed, read from the one scoring."""
+    """Every player's sheet once the clue cards are revealed, read from the one scoring: their
+    guesses per neighbour (``neighbours``, as on the paper scoresheet), and their clue card as the
+    table checks it: each word with who found it (``found_by``), and what each neighbour guessed
+    for it (``guessed_by``: the points they found there are their guessing score for this player,
+    and this player's ink score from them)."""
     name = _name(state)
+    seats = _seats(state)
     facts = score.facts
-    sheets = []
+    columns_of: dict[int, list[dict]] = {}
     for p in state.players:
         columns = []
-        for neighbour, side in zip(neighbours(_seats(state), p.seat), SIDES):
+        for neighbour, side in zip(neighbours(seats, p.seat), SIDES):
             sheet = state.sheet_of[p.seat][neighbour]
             marks = facts["marked_guesses"][p.name][name[neighbour]]
             columns.append({
@@ -1137,11 +1162,27 @@ def _scoresheets(state: State, score: Score) -> list[dict]:
                 "guessing": facts["guessing"][p.name][name[neighbour]],
                 "ink": facts["ink"][p.name][name[neighbour]],
             })
+        columns_of[p.seat] = columns
+    sheets = []
+    for p in state.players:
+        guessed_by = []
+        found_by: dict[str, list[dict]] = {}
+        for guesser, side in zip(neighbours(seats, p.seat), SIDES):
+            column = next(c for c in columns_of[guesser] if c["seat"] == p.seat)
+            guessed_by.append({"side": side, "seat": guesser, "name": name[guesser],
+                               "guesses": column["guesses"], "points": column["guessing"]})
+            for g in column["guesses"]:
+                if g["counted"]:
+                    found_by.setdefault(g["match"], []).append(
+                        {"side": side, "seat": guesser, "name": name[guesser], "points": g["value"],
+                         "guess": g["word"], "accepted": g["accepted"]})
         sheets.append({
             "seat": p.seat,
             "name": p.name,
-            "clue_card": [{"word": w, "value": v} for w, v in state.clue_card_of[p.seat]],
-            "neighbours": columns,
+            "clue_card": [{"word": w, "value": v, "found_by": found_by.get(w, [])}
+                          for w, v in state.clue_card_of[p.seat]],
+            "neighbours": columns_of[p.seat],
+            "guessed_by": guessed_by,
             "guessing": sum(facts["guessing"][p.name].values()),
             "ink": sum(facts["ink"][p.name].values()),
             "total": score.points[p.name],
@@ -1210,6 +1251,9 @@ def view(state: State, viewer: Any) -> dict:
         details["scoresheets"] = _scoresheets(state, score)
         details["reasons"] = [r.as_json() for r in score.reasons]
         details["tie_break"] = _tie_break_view(standing)
+        # The near misses the host may still accept (a guess that found nothing, with a hint).
+        details["near_misses_open"] = sum(
+            len(hints) for columns in score.facts["suggested_near_misses"].values() for hints in columns.values())
         if phase is Phase.REVIEW:
             details["leaders"] = list(standing.winners)
     by_name = {p.name: p.seat for p in state.players}

@@ -46,6 +46,16 @@ Readings where the rulebook is unclear:
   means "a new question was read".
 - Players are told apart by name at the reveal and in the scoring (a colour is named by the
   player it belongs to), so two players may not share a name.
+- Late arrivals (``seat_joins``; the rulebook is silent): a new player joins between questions
+  only, after a reveal and before the next question. They sit at the end of the seating order
+  (between the last seat and the first) and take the next die of the box (the colours go round in
+  seating order, so nobody else's changes). Their token rule: they start with no token, as
+  everyone did, and nobody's tokens change; their colour is in play from then on, so everyone needs
+  it to win ("one token of each color in the game") and takes it as any other, by matching them, or
+  for the newcomer by being alone. Giving the newcomer tokens (a copy of someone's, as many as the
+  poorest) would hand out colours nobody matched, which no rule of the game does. The table keeps
+  one blot fewer than the players: one more blot is dealt, beside the lowest number token not on
+  the table (a virtual card from the deck). The seat limit (8) holds.
 - Secrecy: a pick is a seat's secret until the reveal. No answer depends on another seat's pick:
   a pick is refused only for what is public (the phase, the blots on the table), and the host's
   moves exist only after the reveal. The one answer that does depend on every pick is the last
@@ -64,7 +74,11 @@ Moves (``ACTIONS``; ``apply`` reads them with the declared models):
 Scoring: ``score_round(players, choices, tokens)`` scores one reveal on names (a :class:`Score`:
 the tokens each player takes as points, a Reason per player: ``matched`` or ``alone``), and
 ``standings(table, rounds)`` gives the tokens held, the end and the winners from the scored
-reveals. Live play and the score-only helper (``SCORING``) both call them.
+reveals. Live play and the score-only helper (``SCORING``) both call them. The reveal's view
+words nothing but gives the explanation as data, from those reasons: each player's line
+(``results``: the rule, the blot, who was with them, the colours taken and those already held,
+``you.result`` for a seat) and each blot's group with its rule and ``outcome`` (every colour
+offered taken, some, or none), so the screens say which match gave which token.
 """
 
 from __future__ import annotations
@@ -80,7 +94,7 @@ from games import content
 from games.base import (
     HOST, TABLE, Action, Actions, Declared, GameOptions, Int, N_, Name, Player, Reason, RuleError, Say,
     Score, Standings, Table, Word, envelope, evolve, is_number, moves_for, ranking, read_model,
-    read_options, require, rng_for, seat_of, sum_points,
+    read_options, require, rng_for, seat_of, seated_at_the_end, sum_points,
 )
 from games.content import deck
 
@@ -165,6 +179,7 @@ class Pick(Action):
     by = "seat"
     not_yours = N_("Only the players pick blots; the host screen cannot pick for them.")
     secret = True
+    undone = N_("Undo %(name)s's pick?")
 
 
 class NextRound(Action):
@@ -174,6 +189,7 @@ class NextRound(Action):
     round: Annotated[Int | None, Say("Say which round to start by its number.")] = None
     by = "host"
     not_yours = N_("Only the host screen starts the next question, once the table has talked the reveal over.")
+    undone = N_("Undo the start of this question?")
 
 
 class RemoveBlot(Action):
@@ -183,6 +199,7 @@ class RemoveBlot(Action):
     number: Annotated[Int | None, Say("Say which blot to remove by its number.")] = None
     by = "host"
     not_yours = N_("Only the host screen removes a blot in speed rounds.")
+    undone = N_("Undo the choice of the blot to remove?")
 
 
 class DiscardBlot(Action):
@@ -192,6 +209,7 @@ class DiscardBlot(Action):
     number: Annotated[Int | None, Say("Say which blot to discard by its number.")] = None
     by = "host"
     not_yours = N_("The host screen chooses the blot to discard, once the table agrees.")
+    undone = N_("Undo the choice of the blot to discard?")
 
 
 # --- the scoring rule, on plain data ------------------------------------------------------------
@@ -572,6 +590,23 @@ def _discard_blot(state: State, actor: Any, action: DiscardBlot, now: float) -> 
 ACTIONS = Actions(TITLE, {Pick: _pick, NextRound: _next_round, RemoveBlot: _remove_blot,
                           DiscardBlot: _discard_blot})
 
+LATE_ARRIVAL = N_("Between questions: the new player sits between the last seat and the first, takes the "
+                  "next die and starts with no token; everyone needs their colour too. Deal one more blot.")
+
+
+def seat_joins(state: State, player: Player) -> State:
+    """The game with a new player at the end of the seating order, with no token, and one more
+    blot on the table (the docstring's late arrivals)."""
+    require(state.phase != OVER, "The game is over.")
+    require(state.phase == REVEAL, "A new player can join between questions: after the reveal, before the next one.")
+    players = seated_at_the_end(state.players, player, MAX_PLAYERS, TITLE)
+    number = min(n for n in range(1, MAX_BLOTS + 1) if n not in _numbers(state))
+    card = None
+    if state.options.cards == "virtual":
+        card, state = _draw_blot(state, {b.card for b in state.blots if b.card is not None})
+    return evolve(state, players=players, blots=tuple(sorted((*state.blots, Blot(number, card)),
+                                                             key=lambda b: b.number)))
+
 
 def apply(state: State, actor: Any, action: Any, now: float = 0.0) -> State:
     """The state after ``actor`` makes ``action``, or a RuleError (state unchanged) saying why not."""
@@ -670,6 +705,9 @@ def view(state: State, viewer: Any) -> dict:
         you = {
             **{k: v for k, v in colour_of(state, viewer).items() if k != "seat"},
             "pick": picked.get(viewer),
+            # The viewer's own line of the reveal (public by then): the phone's breakdown.
+            "result": (next((r for r in _results(state.history[-1], seat_named) if r["seat"] == viewer), None)
+                       if state.reveal is not None else None),  # None too for a seat who joined after it
             "tokens": facts[viewer]["tokens"],
             "needs": facts[viewer]["needs"],
         }
@@ -712,17 +750,44 @@ def _reveal_view(state: State, colour_name: Mapping[int, str], seat_named: Mappi
         on_it = [s for s, _ in reveal.picks if picks[s] == blot]
         groups.append({"number": blot, "seats": on_it, "alone": len(on_it) == 1})
     gained = score.facts["gained"]
+    results = _results(score, seat_named)
+    result_of = {r["seat"]: r for r in results}
+    for g in groups:
+        members = [result_of[s] for s in g["seats"]]
+        g["rule"] = "alone" if g["alone"] else "matched"
+        # How the rule went on this blot: every colour it offered was taken ("all"), none was
+        # (each already held: "none"), or some were.
+        if not any(m["already_held"] for m in members):
+            g["outcome"] = "all"
+        elif not any(m["took"] for m in members):
+            g["outcome"] = "none"
+        else:
+            g["outcome"] = "some"
     return {
         "round": reveal.round,
         "picks": [{"seat": s, "number": n} for s, n in reveal.picks],
         "groups": groups,
         "alone": [g["seats"][0] for g in groups if g["alone"]],
-        "gained": [{"seat": p.seat, "colours": [colour_name[seat_named[c]] for c in gained[p.name]]}
-                   for p in state.players],
+        "results": results,
+        "completed": [seat_named[n] for n in score.facts["winners"]],
+        "gained": [{"seat": p.seat, "colours": [colour_name[seat_named[c]] for c in gained.get(p.name, ())]}
+                   for p in state.players],  # a player who joined after this reveal took nothing in it
         "no_token": not any(score.points.values()),
         "points": dict(score.points),
         "reasons": [r.as_json() for r in score.reasons],
     }
+
+
+def _results(score: Score, seat_named: Mapping[str, int]) -> list[dict]:
+    """Each player's line of a reveal, from its reasons, by seat: the rule that applied (``matched``
+    or ``alone``), the ``blot``, the seats ``with`` them on it, and the colours the rule offered them
+    (each named by the seat it belongs to) split into those ``took`` and those ``already_held``:
+    which match gave which token."""
+    return [{"seat": seat_named[r.who], "rule": r.rule, "blot": r.detail["blot"],
+             "with": [seat_named[n] for n in r.detail["with"]],
+             "took": [seat_named[n] for n in r.detail["took"]],
+             "already_held": [seat_named[n] for n in r.detail["already_held"]]}
+            for r in score.reasons]
 
 
 def lobby_view(players: Sequence[Player], options: Any) -> dict:

@@ -25,6 +25,7 @@ Rules (rulebook ``rorschach-teams.txt``):
 
 Readings where the rulebook is unclear:
 
+- No late arrivals: a newcomer would unbalance the two teams and the turns of test subject in mid-match.
 - Teams: the ``teams`` option lists the seats of each team; without it the first half of the
   seating order is black and the rest white (the rulebook seats the teams across the table from
   each other). Each team needs at least 2 players: a test subject and someone to guess.
@@ -197,9 +198,11 @@ def score_round(test_team: str, score: Mapping[Any, Any], matching: Mapping[Any,
 
     ``score`` is each team's points before the round; ``matching`` maps the three visible images to
     three different words (all strings); guesses are ``{"image": ..., "word": ...}``. Returns the
-    round's points per team and why (the table row for each team, then the second guess), with the
-    facts ``test_team``, ``row``, ``image_to`` and ``second_image_to`` (teams), ``second_guess_allowed``,
-    ``second_right``, ``complete``, ``score`` (the totals after) and ``winner``. When a second guess is
+    round's points per team and why (the table row for each team, then the second guess: each
+    reason names its image, the word guessed, the marker found under it and, for the row, the
+    control team's word), with the facts ``test_team``, ``row``, ``image_to`` and
+    ``second_image_to`` (teams), ``second_guess_allowed``, ``second_right``, ``complete``,
+    ``score`` (the totals after) and ``winner``. When a second guess is
     allowed but not given yet, the points so far are returned, ``complete`` is false and ``winner``
     stays None (the scoring phase is not over). Raises ``RuleError`` for a round that cannot have
     happened.
@@ -237,7 +240,8 @@ def score_round(test_team: str, score: Mapping[Any, Any], matching: Mapping[Any,
         won = int(team == image_to)
         points[team] += won
         reasons.append(Reason(row.rule, team, won, {"row": row.number, "role": role, "image": first[0],
-                                                    "second_guess": row.second_guess}))
+                                                    "second_guess": row.second_guess, "guess": first[1],
+                                                    "control": control_word, "marker": matching[first[0]]}))
     second_right = second_to = None
     if second is not None:
         second_right = matching[second[0]] == second[1]
@@ -246,7 +250,8 @@ def score_round(test_team: str, score: Mapping[Any, Any], matching: Mapping[Any,
             won = int(team == second_to)
             points[team] += won
             reasons.append(Reason(SECOND_RIGHT if second_right else SECOND_WRONG, team, won,
-                                  {"row": row.number, "role": role, "image": second[0]}))
+                                  {"row": row.number, "role": role, "image": second[0], "guess": second[1],
+                                   "marker": matching[second[0]]}))
     complete = not row.second_guess or second is not None
     total = {t: score[t] + points[t] for t in TEAMS}
     facts = {"test_team": test_team, "row": row.number, "image_to": image_to,
@@ -324,8 +329,8 @@ class Options(GameOptions):
 
     cards: Annotated[Literal["virtual", "physical"], Say("The option cards must be one of: virtual, physical.")] = Field(
         "virtual", title=N_("Cards"), json_schema_extra={"labels": {
-            "virtual": N_("Virtual: the app deals 3 words and 4 numbered inkblots each round"),
-            "physical": N_("Physical: the box's cards on the table; screens show labelled slots (A–C, 1–4)")}})
+            "virtual": N_("Virtual: the app deals them"),  # 3 words and 4 numbered inkblots a round
+            "physical": N_("Physical: from the box")}})  # the screens show slots A–C and 1–4
     first_test_team: Annotated[TeamName, Say("The first test team is black or white.")] = Field(
         "black", title=N_("Team testing first"), json_schema_extra={"labels": {"black": N_("Black"), "white": N_("White")}})
     teams: Annotated[Teams | None, BeforeValidator(_teams_option),
@@ -352,6 +357,7 @@ class ChooseTestSubject(Action):
     type: Literal["choose_test_subject"]
     seat: Annotated[SeatNumber | None, Say("Choose the test subject by their seat.")] = None
     by = "anyone"  # the host, or a member of the test team (checked against the round)
+    undone = N_("Undo the choice of the test subject?")
 
 
 class Hide(Action):
@@ -360,6 +366,7 @@ class Hide(Action):
     type: Literal["hide"]
     image: Annotated[ImageSlot | None, Say("Name an image by its number, 1 to 4.")] = None
     by = "anyone"  # the host, or a member of the control team
+    undone = N_("Undo the hidden image?")
 
 
 class Match(Action):
@@ -371,6 +378,7 @@ class Match(Action):
     by = "seat"
     not_yours = N_("Only the test subject matches the images; the host screen cannot.")
     secret = True
+    undone = N_("Undo %(name)s's matching?")
 
 
 class Guess(Action):
@@ -380,6 +388,7 @@ class Guess(Action):
     image: Annotated[ImageSlot | None, Say("Name an image by its number, 1 to 4.")] = None
     word: Annotated[WordText | None, Say("Name a word by its letter, A, B or C.")] = None
     by = "anyone"  # the host, or the test team but its test subject
+    undone = N_("Undo the test team's guess?")
 
 
 class ControlGuess(Action):
@@ -388,6 +397,7 @@ class ControlGuess(Action):
     type: Literal["control_guess"]
     word: Annotated[WordText | None, Say("Name a word by its letter, A, B or C.")] = None
     by = "anyone"  # the host, or a member of the control team
+    undone = N_("Undo the control team's answer?")
 
 
 class NextRound(Action):
@@ -396,6 +406,7 @@ class NextRound(Action):
     type: Literal["next_round"]
     round: Annotated[int | None, Field(strict=True, ge=1, le=LIMIT), Say("Say which round to start by its number.")] = None
     by = "anyone"
+    undone = N_("Undo the start of this round?")
 
 
 # --- state --------------------------------------------------------------------------------------
@@ -849,6 +860,7 @@ def view(state: State, viewer: Any) -> dict:
         "win_condition": {"points": WIN_POINTS, "lead": WIN_LEAD},
         "test_team": rnd.test_team,
         "control_team": rnd.control_team,
+        "roles": {TEST: rnd.test_team, CONTROL_TEAM: rnd.control_team},  # the scoring table's roles, this round
         "test_subject": rnd.test_subject,
         "test_subject_name": names[rnd.test_subject],
         "words": [{"slot": s, "word": w} for s, w in zip(WORD_SLOTS, rnd.words)],

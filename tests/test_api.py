@@ -92,11 +92,20 @@ def test_undo_goes_back_one_move_at_a_time_to_the_start_of_the_game(table):
     t.act("host", "undo")
     t.act("host", "undo")
     view = t.view("host")
-    assert view["claimed"] == [] and view["can_undo"] is False
-    refused = t.act("host", "undo", expect=400)
-    assert "nothing to undo" in refused["error"]
+    assert view["claimed"] == [] and view["can_undo"] is True
+    assert view["undo"] == {"sentence": "Undo the start of the game? Everyone goes back to the lobby."}
     t.act("Ben", "claim", position=1)
     assert t.view("Ben")["you"]["claim"] == 1
+    t.act("host", "undo")
+    # With no move left, undo takes back the start: the table is in the lobby again, seats kept.
+    t.act("host", "undo")
+    view = t.view("host")
+    assert view["phase"] == "lobby" and [p["name"] for p in view["players"]] == ["Ann", "Ben", "Cat", "Dan"]
+    assert "undo" not in view and "can_undo" not in view
+    refused = t.act("host", "undo", expect=400)
+    assert "nothing to undo" in refused["error"]
+    t.act("host", "start")
+    assert t.view("host")["phase"] == "claiming"
 
 
 def test_the_same_vote_twice_is_answered_200_and_changes_nothing(table):

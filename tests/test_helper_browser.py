@@ -89,9 +89,13 @@ def test_a_five_player_dixit_round_is_entered_by_ten_taps_on_a_tablet(server, br
     assert "Round 2" in page.inner_text(".form-head h2")
     assert [int(s.split()[0]) for s in page.locator(".track .score").all_inner_texts()] == [3, 4, 4, 0, 0]
 
-    # Undo takes the round back; a stranger's browser only watches.
-    page.get_by_role("button", name="Undo round 1").tap()
+    # Undo asks first ("Undo round 1?"), then takes the round back and offers to redo it; a
+    # stranger's browser only watches.
+    page.locator(".undo-ask summary", has_text="Undo round 1").tap()
+    assert "Undo round 1?" in page.inner_text(".undo-ask")
+    page.get_by_role("button", name="Yes, undo it").tap()
     page.wait_for_selector("text=Round 1")
+    assert page.get_by_role("button", name="Redo round 1").is_visible()
     assert page.locator("input[name=storyteller][value='@0']").is_checked()
     stranger = browser.new_context(**TABLET).new_page()
     stranger.goto(sheet_url)

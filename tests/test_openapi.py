@@ -368,7 +368,8 @@ def test_a_whole_dixit_round_through_the_api_fits_the_document(send, spec):
 
     act("host", type="reorder", order=[seats[n] for n in ("Ann", "Ben", "Cat", "Dan")])
     act("host", type="start", seed=7, by=seats["Ann"])  # the server's fields: readOnly, ignored
-    assert send("get", f"/api/v1/rooms/{code}", VIEW, headers=host)[1]["can_undo"] is False
+    started = send("get", f"/api/v1/rooms/{code}", VIEW, headers=host)[1]
+    assert started["can_undo"] is True and started["undo"]["sentence"].startswith("Undo the start of the game?")
     version = act("host", type="set_storyteller", seat=seats["Ann"], version=None)["version"]
     assert act("host", 409, type="set_storyteller", seat=seats["Ben"], version=version - 1)["version"] == version
     act("host", 400, type="set_storyteller", seat=seats["Ben"], version=2**53 + 1, fits=False)

@@ -650,11 +650,16 @@ def test_a_scored_round_says_which_row_applied_and_how_the_second_guess_went(gue
     assert reasons(score) == expected
     assert score.points == {t: sum(p for _, who, p in expected if who == t) for t in rt.TEAMS}
     row = score.reasons[0]
+    # Each reason names what it is about: the image, the word guessed, the marker found under it (and
+    # for the row the control team's word), so a screen words it without looking anything up.
     assert row.detail == {"row": score.facts["row"], "role": "test", "image": "1",
-                          "second_guess": second is not None}
-    assert score.reasons[1].detail["role"] == "control"
+                          "second_guess": second is not None, "guess": guess, "control": control,
+                          "marker": MATCHING["1"]}
+    assert score.reasons[1].detail == dict(row.detail, role="control")
     if second is not None:
-        assert score.reasons[2].detail == {"row": score.facts["row"], "role": "test", "image": second[0]}
+        assert score.reasons[2].detail == {"row": score.facts["row"], "role": "test", "image": second[0],
+                                           "guess": second[1], "marker": MATCHING[second[0]]}
+        assert score.reasons[3].detail == dict(score.reasons[2].detail, role="control")
     assert score.facts["complete"] is True
 
 

@@ -107,6 +107,14 @@ class Admit(Entry):
     host_only = True
 
 
+class AddPlayer(Entry):
+    """The host seats a waiting phone as a new player (a late arrival), where the game allows it."""
+
+    type: Literal["add_player"]
+    request: RequestNumber
+    host_only = True
+
+
 class Dismiss(Entry):
     """The host sends a waiting phone away."""
 
@@ -116,7 +124,7 @@ class Dismiss(Entry):
 
 
 class Undo(Entry):
-    """The host takes back the last game move."""
+    """The host takes back the last game move (or, when there is none, the start of the game)."""
 
     type: Literal["undo"]
     host_only = True
@@ -139,8 +147,8 @@ class SetLanguage(Entry):
 
 ENTRIES: dict[str, type[Entry]] = {
     model.model_fields["type"].annotation.__args__[0]: model  # type: ignore[union-attr]
-    for model in (Create, Join, Request, Rename, Remove, Reorder, SetOptions, Start, Admit, Dismiss,
-                  Undo, End, SetLanguage)
+    for model in (Create, Join, Request, Rename, Remove, Reorder, SetOptions, Start, Admit, AddPlayer,
+                  Dismiss, Undo, End, SetLanguage)
 }
 # The entries a client may send as actions (the others are the server's own).
 HOST_ACTIONS = frozenset(kind for kind, model in ENTRIES.items() if model.host_only)

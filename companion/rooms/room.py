@@ -12,13 +12,16 @@ import secrets
 from dataclasses import dataclass, field
 
 from games import GAMES
-from games.base import HOST, Player, RuleError, evolve, normalize_options, require
+from games.base import (HOST, Player, RuleError, evolve, late_arrival_refusal, normalize_options, require,
+                        takes_late_arrivals)
 
 from companion.rooms import entries
 from companion.rooms.entries import HOST_ACTIONS
 from companion.rooms.names import clean_name, same_name
 
 MAX_REQUESTS = 6  # phones waiting for the host at once: a table replaces a phone or two, not dozens
+MAX_DEPARTED = 32  # phones the room remembers sending away, to tell each why
+ARRIVAL = "arrival"  # the actor of a late arrival in ``Room.moves``: ``{"seat", "name"}``, seated by the engine
 
 
 
@@ -94,7 +97,11 @@ class Room:
     next_request: int = 1
     seed: int | None = None
     state: object = None
-    moves: Moves = NO_MOVES  # the game actions since the start, for undo
+    moves: Moves = NO_MOVES  # the game actions since the start (and late arrivals), for undo
+    start_players: tuple[Player, ...] = ()  # who was seated at the start: undo replays from them
+    # (token hash, why) of phones sent away, the latest last: "dismissed" (a request not let in),
+    # "replaced" (its seat given to another phone), "removed" (its seat removed).
+    departed: tuple[tuple[str, str], ...] = ()
     ended: bool = False
     language: str = "en"  # the room's language: the pages' text, and the card decks of engines that have one
 
@@ -119,6 +126,20 @@ class Room:
             if secrets.compare_digest(hashed, r.token):
                 return ("request", r.id)
         return None
+
+    def why_gone(self, hashed: str | None) -> str | None:
+        """Why a phone that is no longer in the room was sent away ("dismissed", "replaced",
+        "removed"), or None when the room does not remember it."""
+        if not hashed:
+            return None
+        for token, why in reversed(self.departed):
+            if secrets.compare_digest(hashed, token):
+                return why
+        return None
+
+
+def _farewell(room: Room, token: str, why: str) -> tuple[tuple[str, str], ...]:
+    return (*room.departed, (token, why))[-MAX_DEPARTED:]
 
 
 def _check_unique(room: Room, name: str, except_seat: int | None = None) -> None:
@@ -213,7 +234,8 @@ def _rename(room, entry, at):
 def _remove(room, entry, at):
     require(not room.started, "Seats can only be removed before the game starts.")
     seat = _seat(room, entry.seat)
-    return evolve(room, seats=tuple(s for s in room.seats if s.seat != seat.seat))
+    return evolve(room, seats=tuple(s for s in room.seats if s.seat != seat.seat),
+                  departed=_farewell(room, seat.token, "removed"))
 
 
 def _reorder(room, entry, at):
@@ -237,30 +259,107 @@ def _start(room, entry, at):
     least, most = room.engine.player_range(room.options)
     require(least <= len(room.seats) <= most, "%(game)s needs %(least)s to %(most)s players; %(count)s have joined.",
             game=room.engine.TITLE, least=least, most=most, count=len(room.seats))
-    state = room.engine.setup(_players(room), room.options, entry.seed)
-    return evolve(room, seed=entry.seed, state=state, moves=NO_MOVES)
+    players = tuple(_players(room))
+    state = room.engine.setup(players, room.options, entry.seed)
+    return evolve(room, seed=entry.seed, state=state, moves=NO_MOVES, start_players=players)
+
+
+def _waiting(room: Room, number: int) -> Request:
+    request = next((r for r in room.requests if r.id == number), None)
+    require(request is not None, "That phone is no longer waiting.")
+    assert request is not None
+    return request
 
 
 def _admit(room, entry, at):
-    request = next((r for r in room.requests if r.id == entry.request), None)
-    require(request is not None, "That phone is no longer waiting.")
+    request = _waiting(room, entry.request)
     seat = _seat(room, entry.seat)
     seats = tuple(evolve(s, token=request.token) if s.seat == seat.seat else s for s in room.seats)
-    return evolve(room, seats=seats, requests=tuple(r for r in room.requests if r is not request))
+    return evolve(room, seats=seats, requests=tuple(r for r in room.requests if r is not request),
+                  departed=_farewell(room, seat.token, "replaced"))
+
+
+def _add_player(room, entry, at):
+    """A waiting phone becomes a new player: at the end of the seating order, where the game's
+    ``seat_joins`` takes them (before the start, or back in the lobby, simply a seat)."""
+    request = _waiting(room, entry.request)
+    _check_unique(room, request.name)
+    most = room.engine.player_range(room.options)[1]
+    require(len(room.seats) < most, "This table is full: %(game)s takes at most %(most)s players here.",
+            game=room.engine.TITLE, most=most)
+    seat = Seat(room.next_seat, request.name, request.token)
+    changed = evolve(room, seats=room.seats + (seat,), next_seat=room.next_seat + 1,
+                     requests=tuple(r for r in room.requests if r is not request))
+    if not room.started:
+        return changed
+    require(takes_late_arrivals(room.engine), "%(game)s takes no new players once the game has started.",
+            game=room.engine.TITLE)
+    state = room.engine.seat_joins(room.state, Player(seat.seat, seat.name))
+    return evolve(changed, state=state, moves=room.moves.then((ARRIVAL, {"seat": seat.seat, "name": seat.name}, at)))
 
 
 def _dismiss(room, entry, at):
-    require(any(r.id == entry.request for r in room.requests), "That phone is no longer waiting.")
-    return evolve(room, requests=tuple(r for r in room.requests if r.id != entry.request))
+    request = _waiting(room, entry.request)
+    return evolve(room, requests=tuple(r for r in room.requests if r is not request),
+                  departed=_farewell(room, request.token, "dismissed"))
+
+
+def _replayed(room: Room, moves) -> object:
+    """The game after ``moves`` from its start, each late arrival seated in turn."""
+    engine = room.engine
+    state = engine.setup(room.start_players, room.options, room.seed)
+    for actor, action, when in moves:
+        if actor == ARRIVAL:
+            state = engine.seat_joins(state, Player(action["seat"], action["name"]))
+        else:
+            state = engine.apply(state, actor, action, when)
+    return state
 
 
 def _undo(room, entry, at):
-    require(room.started and room.moves, "There is nothing to undo.")
-    state = room.engine.setup(_players(room), room.options, room.seed)
+    require(room.started, "There is nothing to undo.")
+    if not room.moves:
+        # Nothing played yet: the start itself is taken back, and the table is in the lobby again.
+        return evolve(room, state=None, seed=None, start_players=())
+    actor, action, _ = room.moves.last
     kept = room.moves.without_last()
-    for actor, action, when in kept:
-        state = room.engine.apply(state, actor, action, when)
-    return evolve(room, state=state, moves=kept)
+    room = evolve(room, state=_replayed(room, kept), moves=kept)
+    if actor == ARRIVAL:
+        # The newcomer's seat goes, and their phone waits for the host again.
+        seat = _seat(room, action["seat"])
+        room = evolve(room, seats=tuple(s for s in room.seats if s.seat != seat.seat),
+                      requests=room.requests + (Request(room.next_request, seat.name, seat.token),),
+                      next_request=room.next_request + 1)
+    return room
+
+
+def undo_question(room: Room) -> RuleError | None:
+    """What the host's undo asks before it takes back the last move ("Undo Cleo's vote?"), as a
+    sentence to say in the page's language; None when there is nothing to undo."""
+    if not room.started or room.ended:
+        return None
+    if not room.moves:
+        return RuleError("Undo the start of the game? Everyone goes back to the lobby.")
+    actor, action, _ = room.moves.last
+    if actor == ARRIVAL:
+        return RuleError("Undo %(name)s joining the game?", name=action["name"])
+    name = next((s.name for s in room.seats if s.seat == actor), None)
+    model = room.engine.ACTIONS.models.get(action.get("type"))
+    if model is not None and model.undone and (name is not None or "%(name)s" not in model.undone):
+        return RuleError(model.undone, name=name)
+    if name is not None:
+        return RuleError("Undo %(name)s's last move?", name=name)
+    return RuleError("Undo the last move made on the host screen?")
+
+
+def new_player_refusal(room: Room) -> RuleError | None:
+    """Why a waiting phone cannot join as a new player now (the table is full, the game or its
+    phase does not take one), or None when it can."""
+    most = room.engine.player_range(room.options)[1]
+    if len(room.seats) >= most:
+        return RuleError("This table is full: %(game)s takes at most %(most)s players here.",
+                         game=room.engine.TITLE, most=most)
+    return late_arrival_refusal(room.engine, room.state) if room.started else None
 
 
 def _end(room, entry, at):
@@ -270,7 +369,7 @@ def _end(room, entry, at):
 _HANDLERS = {
     "create": _create, "join": _join, "request": _request, "rename": _rename, "remove": _remove,
     "reorder": _reorder, "options": _options, "start": _start, "admit": _admit,
-    "dismiss": _dismiss, "undo": _undo, "end": _end, "language": _language,
+    "add_player": _add_player, "dismiss": _dismiss, "undo": _undo, "end": _end, "language": _language,
 }
 assert set(_HANDLERS) == set(entries.ENTRIES)
 
@@ -303,7 +402,7 @@ def view(room: Room, viewer) -> dict:
     if room.started:
         seat_viewer = viewer if isinstance(viewer, int) or viewer == HOST else None
         base.update(engine.view(room.state, seat_viewer))
-        base["can_undo"] = bool(room.moves)
+        base["can_undo"] = not room.ended  # the last move, or with none the start itself
     else:
         you = None
         if isinstance(viewer, int):
@@ -318,6 +417,21 @@ def view(room: Room, viewer) -> dict:
         base["requests"] = [{"id": r.id, "name": r.name,
                              "seat": next((s.seat for s in room.seats if same_name(s.name, r.name)), None)}
                             for r in room.requests]
+        if room.started:
+            question = undo_question(room)
+            base["undo"] = {"sentence": str(question)} if question else None
+        if room.requests:
+            # Whether a waiting phone can join as a new player now, and if not why not; where a
+            # newcomer sits (the end of the seating order) and what the table does for them.
+            refusal = new_player_refusal(room)
+            late = not room.started or takes_late_arrivals(engine)
+            base["new_player"] = {
+                "offered": late, "allowed": late and refusal is None,
+                "refusal": str(refusal) if refusal else None,
+                "after": room.seats[-1].name if room.seats else None,
+                "before": room.seats[0].name if room.seats else None,
+                "note": getattr(engine, "LATE_ARRIVAL", None) if room.started and late else None,
+            }
     if isinstance(viewer, tuple):
         base["pending"] = next((r.name for r in room.requests if r.id == viewer[1]), None)
     return base

@@ -9,9 +9,11 @@ gunicorn's settings are those of ``settings.py``, which ``deploy/gunicorn.conf.p
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 import socket
 import sys
+from urllib.parse import urlsplit
 
 from .preflight import Refusal, check_all
 from .settings import APP, bind_address, default_workers, gunicorn_settings, raise_open_files
@@ -88,6 +90,21 @@ def serve(settings: dict, app_uri: str = APP) -> None:
     Server().run()
 
 
+def unreachable_warning(url: str) -> str | None:
+    """A warning when the address phones are shown is one they cannot reach (this machine only,
+    or a link-local address with no Wi-Fi's router behind it), else None."""
+    host = urlsplit(url).hostname or ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return None  # a name (PUBLIC_URL): the operator knows where it points
+    if address.is_loopback or address.is_link_local:
+        kind = "this computer's own address" if address.is_loopback else "a link-local address, with no Wi-Fi router behind it"
+        return (f"companion: warning: phones will not reach this address: {host} is {kind}. Join this "
+                "computer to the table's Wi-Fi and start it with --host 0.0.0.0, or set COMPANION_PUBLIC_URL.")
+    return None
+
+
 def main(argv=None) -> None:
     args = parse_args(argv)
     configure(args)
@@ -104,6 +121,9 @@ def main(argv=None) -> None:
     print("phones on the same Wi-Fi join by scanning the room's code, or this one:\n")
     segno.make(url, error="l").terminal(compact=True)
     print(f"\n  {url}\n", flush=True)
+    warning = unreachable_warning(url)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
     serve(settings_for(args))
 
 

@@ -53,6 +53,13 @@
       .then(function (r) {
         if (r.status === 304) { held = Date.now() - started >= pollMs; return null; }
         if (!r.ok) throw new Error("status " + r.status);
+        // The fragment speaks another language than the page (the table's language changed): load
+        // the whole page again, so its title and the script's own sentences follow too.
+        var spoken = r.headers.get("Content-Language");
+        if (spoken && document.documentElement.lang && spoken !== document.documentElement.lang) {
+          window.location.reload();
+          return new Promise(function () { /* the page is going: nothing more to show */ });
+        }
         etag = r.headers.get("ETag");
         held = true;
         return r.text();
@@ -194,8 +201,13 @@
   });
 
   function wake() {
-    if (role !== "host" || !("wakeLock" in navigator)) return;
-    navigator.wakeLock.request("screen").catch(function () { /* not allowed here: fine */ });
+    // Absent without HTTPS (a table's Wi-Fi address), refused in WebKit and on a hidden page: the
+    // screen may then sleep, and nothing is said about it.
+    if (role !== "host" || !navigator.wakeLock || typeof navigator.wakeLock.request !== "function") return;
+    try {
+      var lock = navigator.wakeLock.request("screen");
+      if (lock && typeof lock.catch === "function") lock.catch(function () { /* not allowed here: fine */ });
+    } catch (e) { /* an implementation that throws instead of refusing: fine too */ }
   }
 
   document.addEventListener("visibilitychange", function () {

@@ -1,7 +1,9 @@
 """Languages: Flask-Babel catalogues for English, Italian and Polish, and which one a request gets.
 
 The locale of a request is, in order: the phone's own choice (the ``tc_lang`` cookie), the room's
-language (chosen by the host in the lobby), the browser's Accept-Language among ours, English.
+language (chosen by the host, at any time), the browser's Accept-Language among ours, English. On
+the host screen (its page, its live fragment and the actions it sends) the room's language comes
+first: the table's screen speaks the table's language, whatever the host's browser chose elsewhere.
 A refusal (``games.base.RuleError``, from an engine or the lobby) carries a message id and its
 parameters; :func:`say` gives it in the request's language. Babel extracts the message ids from
 ``games/`` and ``companion/`` (``babel.cfg``; keywords ``require:2``, ``RuleError:1``, ``Say``, ``N_``).
@@ -48,7 +50,15 @@ def phone_language() -> str | None:
     return chosen if chosen in LANGUAGES else None
 
 
+def host_screen() -> bool:
+    """Whether the request comes from a host screen (the pages' script says so on its actions)."""
+    return (request.endpoint in ("pages.host", "pages.host_live")
+            or request.headers.get("X-Companion-Role") == "host")
+
+
 def select_locale() -> str:
+    if host_screen():
+        return room_language() or phone_language() or browser_language()
     return phone_language() or room_language() or browser_language()
 
 

@@ -28,6 +28,7 @@ LIMITS = {
     "helper.new": "60/minute;600/hour",
     "api.join": "120/minute",
     "pages.join": "120/minute",
+    "wifi.save": "20/minute;200/day",  # each new browser takes a place in the instance's list
 }
 WRONG_CODES = parse("30/minute")  # room codes that name no room, per client
 

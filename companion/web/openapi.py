@@ -192,10 +192,23 @@ VIEW = {
         "waiting_for": {"type": "array", "items": {"type": "integer"}},
         "winners": {"type": "array", "items": {"type": "string"}, "description": "Names; empty until the game is over."},
         "standings": _ref("Standings"),
-        "can_undo": {"type": "boolean", "description": "The host's, once the game has started."},
-        "requests": {"type": "array", "description": "The host's: phones asking for a seat.",
+        "can_undo": {"type": "boolean", "description": "Once the game has started: undo takes back the last "
+                                                         "move, or with none the start itself."},
+        "undo": {"description": "The host's, once the game has started: the question undo asks (what it takes back).",
+                 "anyOf": [{"type": "object", "required": ["sentence"],
+                            "properties": {"sentence": {"type": "string"}}}, {"type": "null"}]},
+        "requests": {"type": "array", "description": "The host's: phones asking for a seat, each with the seat "
+                                                     "whose name it asked with (`null`: none).",
                      "items": {"type": "object", "required": ["id", "name"],
-                               "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}},
+                               "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
+                                              "seat": {"type": ["integer", "null"]}}}},
+        "new_player": {"type": "object", "description": "The host's, while phones wait: whether one can join as a "
+                                                        "new player now (`add_player`), why not, where newcomers "
+                                                        "sit (after `after`, before `before`) and what the table "
+                                                        "does for them (`note`).",
+                       "properties": {"offered": {"type": "boolean"}, "allowed": {"type": "boolean"},
+                                      "refusal": {"type": ["string", "null"]}, "after": {"type": ["string", "null"]},
+                                      "before": {"type": ["string", "null"]}, "note": {"type": ["string", "null"]}}},
         "pending": {"type": ["string", "null"], "description": "A phone waiting for the host: the name it asked with."},
     },
 }

@@ -7,7 +7,9 @@ render and every update come from the same template.
 
 from __future__ import annotations
 
+import gzip
 import io
+import re
 from pathlib import Path
 
 import segno
@@ -20,10 +22,10 @@ from games.inkblots import inkblot_svg
 
 from flask_babel import get_locale, gettext
 
-from companion.web import forms, identity, limits
+from companion.web import forms, identity, limits, wifi
 from companion.web.i18n import browser_language, say
 from companion.web.api import absolute_url, join_url, no_room_sentence, normal_code
-from companion.rooms.room import new_token, token_hash
+from companion.rooms.room import new_player_refusal, new_token, token_hash, undo_question
 from companion.rooms.service import NoSuchRoom
 
 bp = Blueprint("pages", __name__)
@@ -51,7 +53,8 @@ def index():
 def create_room():
     game = request.form.get("game", "")
     try:
-        code, token = rooms().create(game, None, browser_language())
+        # The table speaks what the host's screen spoke: their own choice (the cookie), else the browser's.
+        code, token = rooms().create(game, None, str(get_locale() or browser_language()))
     except RuleError as error:
         return render_template("index.html", games=GAMES, error=say(error)), 400
     response = redirect(url_for("pages.host", code=code))
@@ -72,8 +75,8 @@ def host_key(code, token):
     return response
 
 
-def _live_context(room, viewer):
-    context = {"room": room, "v": rooms().view(room, viewer), "viewer": viewer,
+def _live_context(room, viewer, gone=None):
+    context = {"room": room, "v": rooms().view(room, viewer), "viewer": viewer, "gone": gone,
                "option_fields": forms.option_fields(room.engine.Options) if not room.started else [],
                "join_url": join_url(room.code), "poll_ms": current_app.config["POLL_MS"],
                "poll_wait": current_app.config["POLL_WAIT"]}
@@ -81,7 +84,21 @@ def _live_context(room, viewer):
         # The host's own token, from its own request: the link that opens this screen elsewhere.
         token = identity.presented_token(room.code, "host")
         context["host_link"] = absolute_url("pages.host_key", code=room.code, token=token)
+        context["wifi"] = wifi.this_browsers_network() if not room.started else None
+        _say_for_the_host(room, context["v"])
     return context
+
+
+def _say_for_the_host(room, v: dict) -> None:
+    """The host view's sentences (what undo takes back, why a newcomer can't join now, what the
+    table does for one) in the page's language; the JSON view has them in English."""
+    question = undo_question(room)
+    if question is not None:
+        v["undo"] = {"sentence": say(question)}
+    if v.get("new_player"):
+        refusal, note = new_player_refusal(room), v["new_player"]["note"]
+        v["new_player"] = {**v["new_player"], "refusal": say(refusal) if refusal else None,
+                           "note": gettext(note) if note else None}
 
 
 def _live_fragment(code, role_hint, template):
@@ -90,10 +107,17 @@ def _live_fragment(code, role_hint, template):
     viewer = identity.role(room, role_hint)
     if (role_hint == "host") != (viewer == HOST):  # a host's token on a phone's fragment sees the table
         viewer = None
-    key = ("html", template, room.code, room.host, room.version, viewer, str(get_locale()), request.cookies.get("tc_lang"),
-           request.host)
-    body = rooms().memo(key, lambda: render_template(template, **_live_context(room, viewer)).encode())
+    gone = None
+    if viewer is None and role_hint == "seat":  # a phone without a seat: the room may remember why
+        token = identity.presented_token(room.code, role_hint)
+        gone = room.why_gone(token_hash(token)) if token else None
+    key = ("html", template, room.code, room.host, room.version, viewer, gone, str(get_locale()),
+           request.cookies.get("tc_lang"), request.cookies.get(wifi.COOKIE), request.host)
+    body = rooms().memo(key, lambda: render_template(template, **_live_context(room, viewer, gone)).encode())
     response = Response(body, mimetype="text/html")
+    # The language the fragment speaks: a page in another one (the table's language changed) loads
+    # itself again, so its title and everything outside the fragment follow (static/app.js).
+    response.headers["Content-Language"] = str(get_locale() or "en")
     response.set_etag(f"v{room.version}")
     response.headers["Cache-Control"] = "no-store" if viewer == HOST else "private, no-cache"
     return response
@@ -164,22 +188,49 @@ def phone_live(code):
 
 @bp.get("/games/<game>/static/<path:filename>")
 def game_asset(game, filename):
-    """A game's own scripts and styles, kept beside its templates (``templates/games/<game>/static/``)."""
+    """A game's own scripts and styles, kept beside its templates (``templates/games/<game>/static/``),
+    by their plain names; pages link their fingerprinted names, served in front of Flask (web/assets.py)."""
     if game not in GAMES:
         abort(404)
     folder = Path(current_app.template_folder) / "games" / game / "static"
-    response = send_from_directory(folder, filename, max_age=3600)
+    response = send_from_directory(folder, filename)
     return response
 
 
 @bp.get("/blots/<int:number>.svg")
 def blot(number):
-    """A virtual inkblot card: the same picture for the same number, on every screen."""
+    """A virtual inkblot card: the same picture for the same number, on every screen; gzipped for a
+    client that takes it (the blots are most of a phone page's bytes), drawn once per worker."""
     if not 1 <= number <= 10_000:
         abort(404)
-    response = Response(inkblot_svg(number), mimetype="image/svg+xml")
+    gzipped = request.accept_encodings["gzip"] > 0
+    svg = rooms().memo(("blot", number), lambda: inkblot_svg(number).encode())
+    body = rooms().memo(("blot.gz", number), lambda: gzip.compress(svg, 9, mtime=0)) if gzipped else svg
+    response = Response(body, mimetype="image/svg+xml")
+    if gzipped:
+        response.headers["Content-Encoding"] = "gzip"
+    response.vary.add("Accept-Encoding")
     response.headers["Cache-Control"] = "public, max-age=86400"
-    return response
+    response.add_etag()
+    return response.make_conditional(request)
+
+
+def _qr_svg(code: str) -> bytes:
+    """The QR code of a room's join link, drawn once per worker and link."""
+    url = join_url(code)
+
+    def draw():
+        buffer = io.BytesIO()
+        segno.make(url, error="m").save(buffer, kind="svg", scale=10, border=2, xmldecl=False, dark="#111")
+        return buffer.getvalue()
+    return rooms().memo(("qr", url), draw)
+
+
+@bp.app_template_global()
+def qr_size(code: str) -> str:
+    """The width (and height: it is square) the QR code's SVG declares, for the width and height of
+    its ``<img>``, so the page keeps its layout while it loads."""
+    return re.search(rb'width="(\d+)"', _qr_svg(code)).group(1).decode()
 
 
 @bp.get("/rooms/<code>/qr.svg")
@@ -188,9 +239,6 @@ def qr(code):
     if rooms().version(code) is None:
         limits.lookups().missed()
         abort(404)
-    buffer = io.BytesIO()
-    segno.make(join_url(code), error="m").save(buffer, kind="svg", scale=10, border=2,
-                                                 xmldecl=False, dark="#111")
-    response = Response(buffer.getvalue(), mimetype="image/svg+xml")
+    response = Response(_qr_svg(code), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "private, max-age=300"
     return response

@@ -45,7 +45,12 @@
   function unlockAudio() {
     try {
       if (!audio) audio = new (window.AudioContext || window.webkitAudioContext)();
-      if (audio.state === "suspended") audio.resume();
+      // Before a tap, Safari and other browsers keep the sound off: resume() then waits or is
+      // refused, quietly (no beep on this device until someone touches the screen).
+      if (audio.state === "suspended") {
+        var resumed = audio.resume();
+        if (resumed && typeof resumed.catch === "function") resumed.catch(function () { /* no sound yet */ });
+      }
     } catch (e) { audio = null; }
   }
   document.addEventListener("pointerdown", unlockAudio, { passive: true });

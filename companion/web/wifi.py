@@ -1,0 +1,178 @@
+"""One scan to the table: a second QR code in the lobby joins a phone to the Wi-Fi.
+
+The host types the network's name and password once, on the host screen. They are kept in the
+instance folder (``wifi.json``, readable by the server's user only), under a random key that the
+host's browser keeps in a cookie, so the same tablet shows its network at every table it opens and
+no other host can read or change it. They never enter a room's log, a view or the JSON API: the
+lobby shows the network's QR code (segno's ``WIFI:`` format, which phone cameras read) and its name.
+
+Written here rather than taken from a library: what is ours is where the details live and who may
+see them; segno makes the code, and the checks are the Wi-Fi standard's own bounds (a name of 1 to
+32 bytes, a WPA passphrase of 8 to 63 printable characters).
+"""
+
+from __future__ import annotations
+
+import io
+import ipaddress
+import json
+import os
+import secrets
+import tempfile
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from segno import helpers as qr_helpers
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext
+from werkzeug.wrappers import Response
+
+bp = Blueprint("wifi", __name__)
+
+COOKIE = "tc_wifi"
+MAX_NETWORKS = 1000  # host browsers remembered; the oldest is forgotten first
+SECURITY = ("WPA", "WEP", "nopass")
+_lock = threading.Lock()
+
+
+class BadNetwork(ValueError):
+    """A network the phones could not join: the sentence says why."""
+
+
+def read_network(form) -> dict:
+    """The network typed on the host screen, checked (``BadNetwork`` with a sentence otherwise)."""
+    ssid = (form.get("ssid") or "").strip()
+    password = form.get("password") or ""
+    security = form.get("security") or ("WPA" if password else "nopass")
+    if not ssid:
+        raise BadNetwork(gettext("Type the Wi-Fi's name, as the phones list it."))
+    if len(ssid.encode("utf-8")) > 32:
+        raise BadNetwork(gettext("A Wi-Fi name is at most 32 letters long."))
+    if any(not c.isprintable() for c in ssid + password):
+        raise BadNetwork(gettext("The Wi-Fi's name and password cannot hold control characters."))
+    if security not in SECURITY:
+        raise BadNetwork(gettext("Choose how the Wi-Fi is protected."))
+    if security == "nopass":
+        password = ""
+    elif security == "WPA" and not 8 <= len(password) <= 63:
+        raise BadNetwork(gettext("A WPA password has 8 to 63 characters."))
+    elif security == "WEP" and len(password) not in (5, 10, 13, 26):
+        raise BadNetwork(gettext("A WEP key has 5 or 13 characters (10 or 26 in hexadecimal)."))
+    return {"ssid": ssid, "password": password, "security": security}
+
+
+class Networks:
+    """The networks host browsers have typed, in the instance folder."""
+
+    def __init__(self, folder: Path):
+        self.path = Path(folder) / "wifi.json"
+
+    def _all(self) -> dict:
+        try:
+            return json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+
+    def _write(self, networks: dict) -> None:
+        handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".wifi-")
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            json.dump(networks, out)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, 0o600)
+        os.replace(temporary, self.path)  # whole or not at all, even on a crash
+
+    def get(self, key: str | None) -> dict | None:
+        return self._all().get(key) if key else None
+
+    def put(self, key: str, network: dict) -> None:
+        with _lock:
+            networks = self._all()
+            networks.pop(key, None)
+            networks[key] = network
+            while len(networks) > MAX_NETWORKS:
+                networks.pop(next(iter(networks)))
+            self._write(networks)
+
+    def forget(self, key: str | None) -> None:
+        with _lock:
+            networks = self._all()
+            if key in networks:
+                del networks[key]
+                self._write(networks)
+
+
+def networks() -> Networks:
+    return Networks(Path(current_app.instance_path))
+
+
+def this_browsers_network() -> dict | None:
+    """The network the host's browser typed, if any (for the lobby)."""
+    return networks().get(request.cookies.get(COOKIE))
+
+
+def _back() -> str:
+    target = request.form.get("back") or ""
+    # Only this site's own host pages: never a redirect elsewhere.
+    return target if target.startswith("/host/") and "//" not in target else url_for("pages.index")
+
+
+@bp.post("/wifi")
+def save():
+    try:
+        network = read_network(request.form)
+    except BadNetwork as error:
+        return render_template("message.html", title=gettext("Wi-Fi for the phones"), message=str(error),
+                               back=_back()), 400
+    key = request.cookies.get(COOKIE)
+    if not key or len(key) != 43:
+        key = secrets.token_urlsafe(32)
+    networks().put(key, network)
+    response = redirect(_back(), code=303)
+    response.set_cookie(COOKIE, key, max_age=366 * 24 * 3600, httponly=True, samesite="Strict",
+                        secure=request.is_secure)
+    return response
+
+
+@bp.post("/wifi/forget")
+def forget():
+    networks().forget(request.cookies.get(COOKIE))
+    response = redirect(_back(), code=303)
+    response.delete_cookie(COOKIE)
+    return response
+
+
+@bp.get("/wifi.svg")
+def qr():
+    network = this_browsers_network()
+    if not network:
+        return Response(status=404)
+    code = qr_helpers.make_wifi(ssid=network["ssid"], password=network["password"] or None,
+                                   security=None if network["security"] == "nopass" else network["security"])
+    out = io.BytesIO()
+    code.save(out, kind="svg", scale=8, border=2, xmldecl=False)
+    # The password is in the picture: no cache keeps it.
+    return Response(out.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+def from_another_network() -> bool:
+    """Whether this request comes from outside the table's network: the phone reached the server
+    by a public address while the address phones are shown is a private one (a router forwarding a
+    port, or a phone on mobile data through a tunnel). Such a phone can join, but its players
+    usually meant the table's Wi-Fi, and the others on a guest network cannot reach it at all."""
+    try:
+        client = ipaddress.ip_address(request.remote_addr or "")
+    except ValueError:
+        return False
+    shown = urlsplit(current_app.config.get("PUBLIC_URL") or "").hostname or ""
+    try:
+        shown_private = ipaddress.ip_address(shown).is_private
+    except ValueError:
+        shown_private = not shown  # a name: the operator published the server on purpose
+    return shown_private and client.is_global
+
+
+@bp.app_context_processor
+def _join_helpers():
+    return {"from_another_network": from_another_network}
