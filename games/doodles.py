@@ -58,6 +58,15 @@ Readings chosen where the rulebook leaves room:
    everyone (the others' tokens stay as drawn: the bag is drawn in seating order), start at 0
    points and play the rounds that are left; the game still ends after ``rounds`` rounds. The seat
    limit (7) holds. Each past round is scored with the players who played it.
+9. The box's deck is one pile; this app's virtual deck is split into ``[easy]`` cards (the words
+   differ in size, amount or strength, which a doodle can show) and ``[hard]`` ones (a shade of
+   meaning). Option ``difficulty`` deals from one of them, or from both shuffled together
+   (``"mixed"``, the default: the whole deck as the app always dealt it, so a room's log replays
+   the same cards). A physical card is whatever the box gives.
+10. Every point says why, as data: each revealed doodle carries the rule that scored its artist
+   (``doodle_guessed`` or ``nobody_guessed``), who guessed it and who did not, and each seat's
+   view carries its own reasons of the round (``you.breakdown``: a reason per vote and for its
+   own doodle, with the words); the pages only word them.
 
 Actions (``apply(state, actor, action, now)``; ``now`` in seconds, used by the timer), one model
 each in ``ACTIONS``:
@@ -120,6 +129,7 @@ TOKENS_PER_NUMBER = 3
 RIGHT_VOTE, WRONG_VOTE = 1, -1
 NOBODY_GUESSED = -2
 MAX_WORD_CHARS = 40
+SUBJECT_DECK = "doodles_subjects"  # games/content/<lang>/doodles_subjects.txt, in [easy] and [hard] sections
 MAX_DOODLE_CHARS = 200_000
 # What a move may carry before the engine looks at it (the server takes bodies of at most 1 MiB);
 # the engine then says what fits: a word of 40 characters once its spaces are tidied, a doodle of
@@ -177,6 +187,12 @@ class Options(GameOptions):
         "virtual", title=N_("Subject cards"), json_schema_extra={"labels": {
             "virtual": N_("Virtual: the app deals them"),
             "physical": N_("Physical: from the box (type the words, or use numbers only)")}})
+    difficulty: Annotated[Literal["mixed", "easy", "hard"],
+                          Say("The difficulty of the cards is “mixed”, “easy” or “hard”.")] = Field(
+        "mixed", title=N_("Virtual cards: difficulty"), json_schema_extra={"labels": {
+            "mixed": N_("Mixed: easy and hard cards together"),
+            "easy": N_("Easy: the words differ in size, amount or strength"),
+            "hard": N_("Hard: the words differ in a shade of meaning")}})
     doodle_on_phone: Annotated[Bool, Say("Doodling on the phone is either on or off.")] = Field(
         False, title=N_("Doodle on the phones' screens instead of paper"))
     timer_seconds: Annotated[int, Field(strict=True, ge=10, le=300),
@@ -357,14 +373,19 @@ def parse_subject_card(line: str) -> tuple[str, str, str]:
 
 
 @lru_cache(maxsize=None)
-def subject_deck(language: str = "en") -> tuple[tuple[str, str, str], ...]:
-    """The virtual subject cards in ``language``, in file order."""
-    return tuple(parse_subject_card(line) for line in content.deck("doodles_subjects", language))
+def subject_deck(language: str = "en", difficulty: str = "mixed") -> tuple[tuple[str, str, str], ...]:
+    """The virtual subject cards in ``language``, in file order: every card (``"mixed"``), or the
+    cards of the deck's ``[easy]`` or ``[hard]`` section (reading 9)."""
+    if difficulty == "mixed":
+        lines = content.deck(SUBJECT_DECK, language)
+    else:
+        lines = content.deck_sections(SUBJECT_DECK, language)[difficulty]
+    return tuple(parse_subject_card(line) for line in lines)
 
 
 @lru_cache(maxsize=64)
-def _shuffled_deck(seed: int, language: str) -> tuple[tuple[str, str, str], ...]:
-    cards = list(subject_deck(language))
+def _shuffled_deck(seed: int, language: str, difficulty: str) -> tuple[tuple[str, str, str], ...]:
+    cards = list(subject_deck(language, difficulty))
     rng_for(seed, "subject_cards").shuffle(cards)
     return tuple(cards)
 
@@ -372,7 +393,7 @@ def _shuffled_deck(seed: int, language: str) -> tuple[tuple[str, str, str], ...]
 def _new_round(players: Sequence[Player], seed: int, options: Options, number: int) -> Round:
     card: tuple[str, ...] = ()
     if options.subject_cards == "virtual":
-        cards = _shuffled_deck(seed, options.language)
+        cards = _shuffled_deck(seed, options.language, options.difficulty)
         card = cards[(number - 1) % len(cards)]
     bag = list(SUBJECT_TOKENS)
     rng_for(seed, "subject_tokens", number).shuffle(bag)
@@ -832,7 +853,9 @@ def _word(rnd: Round, subject: int) -> str | None:
 
 
 def _entries(players: Sequence[Player], rnd: Round, score: Score) -> list[dict]:
-    """The doodles revealed so far, each with its votes, its points and why (from ``score``)."""
+    """The doodles revealed so far, each with its votes, its points and why (from ``score``): the
+    rule that scored its artist (``rule``), who guessed it (``guessers``) and who did not
+    (``missers``), in seating order."""
     tokens = dict(rnd.subject_tokens)
     cast = {(voter, artist): number for voter, artist, number in rnd.votes}
     why: dict[str, list[Reason]] = {p.name: [] for p in players}  # by artist
@@ -849,6 +872,7 @@ def _entries(players: Sequence[Player], rnd: Round, score: Score) -> list[dict]:
                 vote = cast[(voter.seat, artist.seat)]
                 votes.append({"voter": voter.seat, "name": voter.name, "subject": vote, "right": vote == subject,
                               "points": voter_points[voter.name]})
+        scored = next(r for r in mine if r.rule in ARTIST_RULES)
         entries.append({
             "artist": artist.seat,
             "name": artist.name,
@@ -857,9 +881,27 @@ def _entries(players: Sequence[Player], rnd: Round, score: Score) -> list[dict]:
             "votes": votes,
             "guessed": score.facts["guessed"][artist.name],
             "artist_points": sum(r.points for r in mine if r.rule in ARTIST_RULES),
+            "rule": scored.rule,
+            "guessers": [v["name"] for v in votes if v["right"]],
+            "missers": [v["name"] for v in votes if not v["right"]],
             "reasons": [r.as_json() for r in mine],
         })
     return entries
+
+
+def _breakdown(rnd: Round, score: Score, name: str) -> list[dict]:
+    """``name``'s own points of the round so far, reason by reason in reveal order (a vote on each
+    doodle revealed, then their own doodle's when it is revealed), with the words voted and drawn."""
+    out = []
+    for reason in score.reasons:
+        if reason.who != name:
+            continue
+        item = reason.as_json()
+        item["word"] = _word(rnd, reason.detail["subject"])
+        if reason.rule in VOTER_RULES:
+            item["vote_word"] = _word(rnd, reason.detail["vote"])
+        out.append(item)
+    return out
 
 
 def _points_list(players: Sequence[Player], score: Score) -> list[dict]:
@@ -913,7 +955,7 @@ def view(state: State, viewer: Any) -> dict:
     }
     you = None
     if me is not None:
-        subject = rnd.token(me)
+        subject, my_name = rnd.token(me), seat_of(state.players, me).name
         you = {
             "subject": subject,
             "word": _word(rnd, subject),
@@ -921,6 +963,8 @@ def view(state: State, viewer: Any) -> dict:
                       for p in state.players if p.seat != me],
             "voted": cast[me] == n - 1,
             "doodle": rnd.doodle(me) if state.options.doodle_on_phone else None,
+            "breakdown": _breakdown(rnd, current, my_name),
+            "round_points": current.points.get(my_name, 0),
         }
     over = phase is Phase.OVER
     if over:
@@ -937,8 +981,10 @@ def view(state: State, viewer: Any) -> dict:
 
 
 def lobby_view(players: Sequence[Player], options: Any) -> dict:
-    """Nothing beyond the room's own lobby."""
-    return {}
+    """The readings the options choose, for the lobby to say: the tie-break and the difficulty."""
+    chosen = read_options(Options, options)
+    return {"tie_break_rule": chosen.tie_break, "difficulty": chosen.difficulty,
+            "virtual_cards": chosen.subject_cards == "virtual"}
 
 
 def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]]:

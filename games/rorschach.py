@@ -151,14 +151,14 @@ class Options(GameOptions):
             "virtual": N_("Virtual: the app deals the questions and shows numbered inkblots"),
             "physical": N_("Physical: the box's cards on the table; the host confirms each new question")}})
     speed_rounds: Annotated[Mode, Say("The option speed_rounds must be one of: off, host, auto.")] = Field(
-        "off", title=N_("Speed rounds (remove a blot after rounds without a token)"), json_schema_extra={"labels": {
+        "off", title=N_("Speed rounds: remove a blot"), json_schema_extra={"labels": {
             "off": N_("Off"), "host": N_("On: the table chooses the blot on the host screen"),
             "auto": N_("On: a blot chosen by chance")}})
     speed_after: Annotated[int, Field(strict=True, ge=1, le=10),
                            Say("Speed rounds start after 1 to 10 rounds without a token.")] = Field(
-        2, title=N_("Speed rounds start after this many rounds in a row without a token"))
+        2, title=N_("Rounds without a token before a speed round"))
     rotating_blots: Annotated[Mode, Say("The option rotating_blots must be one of: off, host, auto.")] = Field(
-        "off", title=N_("Rotating blots (one blot replaced after every round)"), json_schema_extra={"labels": {
+        "off", title=N_("Rotating blots: replace one every round"), json_schema_extra={"labels": {
             "off": N_("Off"), "host": N_("On: the table chooses on the host screen"), "auto": N_("On: chosen by chance")}})
     language: Annotated[Language, Say("The cards are available in English, Italian and Polish.")] = Field(
         "en", title=N_("Language of the question cards"), json_schema_extra={"labels": {

@@ -109,9 +109,10 @@ def test_dixit_phone_in_webkit(phone, webkit_server):
     phone.hide()
     api.act("Ann", "claim", position=1)
     phone.wait_for_text("Waiting for 2 more.")  # the poll held before hiding is still answered
+    assert phone.polls_out() == 0  # and app.js asks no more while the page is hidden
     api.act("Cat", "claim", position=3)
     api.act("Dan", "claim", position=4)
-    phone.show()  # no poll while hidden: only the one made on visibilitychange brings the vote
+    phone.show()  # only the poll app.js makes on visibilitychange can bring the vote
     phone.wait_for_text("Which card is Ann's?")
     assert phone.driver.find_element("css selector", ".pad button[disabled]").text.startswith("2")  # his own
 
@@ -143,6 +144,7 @@ def test_rorschach_phone_in_webkit(phone, webkit_server):
     phone.hide()
     api.act("Ben", "pick", number=2)
     phone.wait_for_text("Waiting for 1 player: Cat.")
+    assert phone.polls_out() == 0
     api.act("Cat", "pick", number=1)
     phone.show()
     phone.wait_for_text("The reveal")
@@ -180,6 +182,7 @@ def test_rorschach_teams_phone_in_webkit(phone, webkit_server):
     phone.hide()
     api.act(guesser, "guess", image=1, word="A")
     phone.wait_for_text("The guess:")
+    assert phone.polls_out() == 0
     api.act(control, "control_guess", word="B")  # the control team says another word: a second guess
     phone.show()
     phone.wait_for_text("First guess: image 1 is A")
@@ -206,6 +209,7 @@ def test_doodles_phone_in_webkit(phone, webkit_server):
     phone.hide()
     api.act("host", "start_timer")
     phone.wait_for("[data-hourglass][data-phase=doodle]")
+    assert phone.polls_out() == 0
     api.act("host", "pause_timer")
     phone.show()
     phone.wait_for("[data-hourglass][data-paused='1']")
@@ -253,6 +257,7 @@ def test_inkling_phone_in_webkit(phone, webkit_server):
     phone.hide()
     api.act("Ben", "finish_guessing")
     phone.wait_for_text("Waiting for 1 more.")
+    assert phone.polls_out() == 0
     api.act("Cat", "finish_guessing")
     phone.show()
     phone.wait_for_text("round 2 of 3")

@@ -17,11 +17,23 @@ import requests
 
 INSTALL = "run .ci/run, or apt-get install webkit2gtk-driver xvfb"
 WEBDRIVER = "/usr/bin/WebKitWebDriver"
-# Each a page's script raises, each promise left rejected, each console.error and each toast shown,
-# recorded on the page from the moment this runs (after every load: a new page is a new window).
-COLLECT_ERRORS = """
+# Each error a page's script raises, each promise left rejected, each console.error and each toast
+# shown, recorded on the page from the moment this runs (after every load: a new page is a new
+# window); and the number of the page's polls (requests for its /live fragment) out at the moment.
+WATCH_PAGE = """
 if (!window.__problems) {
   var problems = window.__problems = [];
+  window.__pollsOut = 0;
+  var fetch = window.fetch;
+  window.fetch = function (input) {
+    var answer = fetch.apply(this, arguments);
+    if (/\\/live$/.test(new URL(input.url || String(input), location.href).pathname)) {
+      window.__pollsOut += 1;
+      var back = function () { window.__pollsOut -= 1; };
+      answer.then(back, back);
+    }
+    return answer;
+  };
   window.addEventListener("error", function (e) {
     problems.push("error: " + (e.message || ((e.target && e.target.outerHTML) || "").slice(0, 200)));
   }, true);
@@ -165,7 +177,7 @@ class Phone:
 
     def _watch(self) -> None:
         self.wait(lambda d: d.execute_script("return document.readyState") == "complete", "the page to load")
-        self.driver.execute_script(COLLECT_ERRORS)
+        self.driver.execute_script(WATCH_PAGE)
 
     def wait(self, condition, what: str, timeout: float = 30):
         """Until ``condition(driver)`` is true, and return it (Selenium's wait, re-asking every
@@ -210,8 +222,14 @@ class Phone:
         from selenium.webdriver.support import expected_conditions
         self.wait(expected_conditions.alert_is_present(), "the page's confirm dialog").accept()
 
+    def polls_out(self) -> int:
+        """How many of the page's polls, made since it loaded, are waiting for their answer."""
+        return self.driver.execute_script("return window.__pollsOut")
+
     def hide(self) -> None:
-        """The phone is put away: the window is minimised, and the page says it is hidden."""
+        """The phone is put away while the page holds a poll (as it does whenever nothing happens):
+        the window is minimised, and the page says it is hidden."""
+        self.wait(lambda d: self.polls_out() >= 1, "the page to hold a poll")
         self.driver.minimize_window()
         self.wait(lambda d: d.execute_script("return document.visibilityState") == "hidden", "the page to be hidden")
 

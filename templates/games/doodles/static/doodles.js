@@ -168,8 +168,14 @@
     clearTimeout(pad.timer);
     pad.timer = setTimeout(flush, ms);
   }
+  // While the hourglass is paused the server takes no stroke: what is drawn waits until it runs.
+  function timeUp() {
+    var hg = document.querySelector("[data-hourglass]"), deadline = hg ? parseFloat(hg.dataset.deadline) : NaN;
+    return !hg || hg.dataset.phase !== "doodle" || (!hg.dataset.paused && isFinite(deadline) && deadline <= serverNow());
+  }
+  function paused() { var w = padWrap(); return !!(w && w.classList.contains("paused")); }
   function flush() {
-    if (pad.inFlight || pad.stopped || pad.done === pad.acked) return;
+    if (pad.inFlight || pad.stopped || pad.done === pad.acked || paused()) return;
     var sent = pad.done, key = pad.key;
     pad.inFlight = true;
     fetch(body.dataset.actions, {
@@ -187,7 +193,7 @@
         } else if (r.status >= 500 || r.status === 429) {
           flushSoon(1500);  // the server is busy: the same doodle again, in a moment
         } else {
-          pad.stopped = true;  // e.g. the time is up: the server keeps what it had
+          pad.stopped = true;  // e.g. the time is up: the server keeps what it had (a pause is lifted below)
           var toast = document.getElementById("toast");
           if (toast) { toast.textContent = data.error || message("failed", "That did not work."); toast.className = "toast show error";
             setTimeout(function () { toast.className = "toast"; }, 5000); }
@@ -208,7 +214,8 @@
   }
   document.addEventListener("pointerdown", function (e) {
     var canvas = e.target.closest && e.target.closest("[data-canvas] canvas");
-    if (!canvas || pad.pointer !== null || canvas.closest("[data-canvas]").classList.contains("closed")) return;
+    var wrap = canvas && canvas.closest("[data-canvas]");
+    if (!canvas || pad.pointer !== null || wrap.classList.contains("closed") || wrap.classList.contains("paused")) return;
     e.preventDefault();
     pad.pointer = e.pointerId;
     try { canvas.setPointerCapture(e.pointerId); } catch (err) { /* followed on the document anyway */ }
@@ -229,7 +236,7 @@
   document.addEventListener("click", function (e) {
     if (!e.target.closest("[data-canvas-clear]")) return;
     var wrap = padWrap();
-    if (!wrap || wrap.classList.contains("closed")) return;
+    if (!wrap || wrap.classList.contains("closed") || wrap.classList.contains("paused")) return;
     pad.done = ""; pad.current = ""; pad.pointer = null;
     showState(); paint(); flushSoon(0);
   });
@@ -244,6 +251,11 @@
       clearTimeout(pad.timer);
       pad.key = key; pad.done = doodle; pad.acked = doodle; pad.current = ""; pad.pointer = null;
       pad.stopped = false;
+    } else if (wrap.classList.contains("paused")) {
+      if (pad.pointer !== null) endStroke();  // the pause lifts the pencil
+    } else if ((pad.stopped || pad.done !== pad.acked) && !timeUp()) {
+      pad.stopped = false;  // running again: what waited is sent now
+      flushSoon(0);
     }
     showState();
     paint();  // now, before the browser shows the new canvas
