@@ -5,7 +5,7 @@
 """
 
 from games import dixit, doodles, inkling, rorschach, rorschach_teams
-from games.base import Engine
+from games.base import Engine, LateArrivals
 
 GAMES: dict[str, Engine] = {
     dixit.NAME: dixit,
@@ -14,3 +14,6 @@ GAMES: dict[str, Engine] = {
     doodles.NAME: doodles,
     inkling.NAME: inkling,
 }
+
+# The games that take a new player once started (the optional part of the contract), checked too.
+LATE_ARRIVALS: tuple[LateArrivals, ...] = (dixit, doodles, rorschach)

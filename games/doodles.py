@@ -171,7 +171,7 @@ def _rounds_field() -> Any:
 
 
 def _tie_break_field() -> Any:
-    return Field("doodles_guessed", title=N_("On a tie, the most guessed doodles: whose?"), json_schema_extra={
+    return Field("doodles_guessed", title=N_("On a tie, who wins?"), json_schema_extra={
         "labels": {"doodles_guessed": N_("The artist whose doodles were guessed most often (as the app always played it)"),
                    "right_guesses": N_("The player who guessed right most often")}})
 
@@ -916,6 +916,7 @@ def view(state: State, viewer: Any) -> dict:
     standing = standings(table_of(state), scores)
     current = scores[-1]
     names = [p.name for p in state.players]
+    seat_by_name = {p.name: p.seat for p in state.players}
     guessed, right = _tally(names, scores, "guessed"), _tally(names, scores, "right_guesses")
     done_doodling = phase in (Phase.VOTE, Phase.REVEAL, Phase.SCORES, Phase.OVER)
     cast = Counter(voter for voter, _, _ in rnd.votes)
@@ -952,6 +953,10 @@ def view(state: State, viewer: Any) -> dict:
             for past, score in zip(state.history, scores)
         ],
         "standings": standing.as_json(),
+        # The running scores by points alone, players level on points sharing a place (the
+        # tie-break's figure orders only the final ranking, ``ranking`` below).
+        "scoreboard": [{"place": r.place, "name": r.side, "seat": seat_by_name[r.side], "score": r.total}
+                       for r in rank_sides(standing.totals)],
     }
     you = None
     if me is not None:
@@ -969,8 +974,11 @@ def view(state: State, viewer: Any) -> dict:
     over = phase is Phase.OVER
     if over:
         seat = {p.name: p.seat for p in state.players}
+        # ``figure``: the tie-break's figure (option tie_break), which orders players level on points.
+        figure = guessed if state.options.tie_break == "doodles_guessed" else right
         details["ranking"] = [{"seat": seat[r.side], "name": r.side, "score": r.total, "guessed": guessed[r.side],
-                               "right_guesses": right[r.side], "place": r.place} for r in standing.ranking]
+                               "right_guesses": right[r.side], "figure": figure[r.side], "place": r.place}
+                              for r in standing.ranking]
         tie = standing.tie_break
         details["tie_break"] = None if tie is None else _tie_json(tie, standing.winners)
     by_name = {p.name: p.seat for p in state.players}
@@ -981,10 +989,8 @@ def view(state: State, viewer: Any) -> dict:
 
 
 def lobby_view(players: Sequence[Player], options: Any) -> dict:
-    """The readings the options choose, for the lobby to say: the tie-break and the difficulty."""
-    chosen = read_options(Options, options)
-    return {"tie_break_rule": chosen.tie_break, "difficulty": chosen.difficulty,
-            "virtual_cards": chosen.subject_cards == "virtual"}
+    """The reading of the tie-break the options choose (reading 1), for the lobby to say."""
+    return {"tie_break_rule": read_options(Options, options).tie_break}
 
 
 def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]]:

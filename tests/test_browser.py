@@ -67,7 +67,7 @@ def test_a_host_and_four_phones_play_a_dixit_round_to_the_reveal(server, browser
     storyteller_slot = host.locator(".slot.storyteller")
     assert "Ann" in storyteller_slot.inner_text()
     assert "Ben" in storyteller_slot.inner_text() and "Dan" in storyteller_slot.inner_text()
-    scores = host.inner_text(".track")
+    scores = host.inner_text(".dx-scores")
     assert "4" in scores and "+4" in scores  # Ben: 3 for finding Ann's card, 1 for Cat's vote
     phones["Ben"].wait_for_selector("text=This round you scored")
     assert "+4" in phones["Ben"].inner_text(".points")

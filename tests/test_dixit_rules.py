@@ -209,6 +209,35 @@ def test_three_players_may_vote_for_neither_of_their_own_cards():
         score({"Bob": 1, "Cid": 5}, THREE_CARDS, THREE)
 
 
+# --- why: the rule that scored a round, as data the pages word (issue 15) -----------------------
+
+
+@pytest.mark.parametrize("votes, rule", [
+    ({"Bob": 1, "Cid": 1, "Dee": 1}, "everyone_found"),
+    ({"Bob": 3, "Cid": 4, "Dee": 2}, "nobody_found"),
+    ({"Bob": 1, "Cid": 1, "Dee": 3}, "found_by_some"),
+])
+def test_a_round_names_the_scoring_rule_that_applied(votes, rule):
+    facts = dixit.score_round(FOUR, "Ann", FOUR_CARDS, votes).facts
+    assert facts["rule"] == rule and facts["votes_score"] is True
+
+
+def test_the_literal_reading_says_the_votes_scored_nothing_when_nobody_found_the_card():
+    scored = dixit.score_round(FOUR, "Ann", FOUR_CARDS, {"Bob": 3, "Cid": 2, "Dee": 2}, bonus="found_by_some")
+    assert scored.facts["rule"] == "nobody_found" and scored.facts["votes_score"] is False
+    assert [r.rule for r in scored.reasons] == ["nobody_found"] * 4  # Bob's two votes: no reason, no point
+
+
+def test_each_point_has_its_reason_naming_the_rule_and_the_voters():
+    scored = dixit.score_round(SEVEN, "Ann", SEVEN_CARDS, SEVEN_VOTES, bonus_cap=3)
+    why = {(r.who, r.rule): (r.points, dict(r.detail)) for r in scored.reasons}
+    assert why[("Ann", "found_by_some")] == (3, {"finders": ["Cid"]})
+    assert why[("Cid", "found_storyteller")] == (3, {})
+    assert why[("Bob", "votes_on_card")] == (3, {"voters": ["Dee", "Eve", "Fay", "Gus"], "capped": True})
+    assert why[("Cid", "votes_on_card")] == (1, {"voters": ["Bob"], "capped": False})
+    assert sum(points for points, _ in why.values()) == sum(scored.points.values())
+
+
 @pytest.mark.parametrize(
     "players, teller, cards, votes, sentence",
     [
@@ -406,6 +435,26 @@ def test_rounds_left_counts_down_when_a_round_is_scored():
     assert dixit.view(state, TABLE)["round"] == 2
 
 
+def test_the_rounds_after_this_one_leave_out_the_round_being_played():
+    state = new_game(4)
+    table = dixit.view(state, TABLE)
+    assert (table["round"], table["rounds_total"], table["rounds_after"]) == (1, 15, 14)
+    state = play_round(state)
+    assert dixit.view(state, TABLE)["rounds_after"] == 14  # round 1 revealed: 14 still to play
+    state = act(state, HOST, "next_round")
+    assert (dixit.view(state, TABLE)["round"], dixit.view(state, TABLE)["rounds_after"]) == (2, 13)
+
+
+def test_the_last_round_has_none_after_it_and_the_end_says_the_pile_ran_out():
+    state = new_game(8)
+    for _ in range(4):
+        state = act(play_round(state), HOST, "next_round")
+    table = dixit.view(state, TABLE)
+    assert (table["round"], table["rounds_after"], table["ended_by"]) == (5, 0, None)
+    table = dixit.view(play_round(state), TABLE)
+    assert (table["phase"], table["pile"], table["ended_by"]) == ("over", 0, "last_card")
+
+
 def bob_scores_big(state):
     """Bob finds every card; everyone else votes for Bob's (or, when he tells, splits)."""
     claims, teller = usual_claims(state), storyteller(state)
@@ -421,6 +470,7 @@ def test_with_end_at_30_the_game_ends_after_the_round_in_which_someone_reaches_3
     assert played < 15 and scores["Bob"] >= 30 and table["winners"] == ["Bob"]
     before = scores["Bob"] - table["history"][-1]["points"]["Bob"]
     assert before < 30
+    assert table["ended_by"] == "30_points" and table["pile"] > 0
 
 
 def test_without_end_at_30_the_game_goes_on_past_30():
@@ -832,6 +882,8 @@ def test_the_reveal_shows_whose_card_lay_where_and_who_voted_for_it():
     ]
     assert reveal["found"] == ["Bob", "Cid"] and reveal["storyteller_position"] == 1
     assert dixit.view(state, HOST)["reveal"] == reveal == dixit.view(state, DEE)["reveal"]
+    assert (reveal["rule"], reveal["votes_score"]) == ("found_by_some", True)
+    assert {"rule": "votes_on_card", "who": "Cid", "points": 1, "voters": ["Dee"], "capped": False} in reveal["reasons"]
 
 
 def test_the_history_lists_each_scored_round():

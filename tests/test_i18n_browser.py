@@ -20,7 +20,7 @@ def test_a_dixit_round_with_the_room_in_polish_and_one_phone_in_italian(server, 
     host.get_by_role("button", name="Polski").click()
     host.wait_for_selector("text=Dixit: kto gra?")
     # The page served before the change loads itself again in the table's language: its title too.
-    host.wait_for_function("document.documentElement.lang === 'pl'")
+    host.wait_for_function("() => document.documentElement.lang === 'pl'")
     assert "główny ekran" in host.title()
 
     phones = {}

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from games import GAMES, dixit, doodles, rorschach
+from games import GAMES, LATE_ARRIVALS, dixit, doodles, rorschach
 from games.base import (HOST, TABLE, Player, RuleError, late_arrival_refusal, takes_late_arrivals)
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida"]
@@ -36,7 +36,7 @@ def names(state) -> list[str]:
 
 def test_dixit_doodles_and_rorschach_take_late_arrivals_the_team_game_and_inkling_do_not():
     assert {name for name, engine in GAMES.items() if takes_late_arrivals(engine)} == {
-        "dixit", "doodles", "rorschach"}
+        "dixit", "doodles", "rorschach"} == {engine.NAME for engine in LATE_ARRIVALS}  # mypy checks those
     for name in ("rorschach-teams", "inkling"):
         engine = GAMES[name]
         state = engine.setup(seated(4), {}, 1)

@@ -29,7 +29,7 @@ def test_a_replaced_phone_gets_its_seat_back_once_the_host_confirms(server, brow
     new_phone = browser.new_context(**PHONE).new_page()
     new_phone.goto(f"{server.url}/j/{room.code}")
     new_phone.fill("#name", "Ann")
-    new_phone.get_by_role("button", name="Join").click()
+    new_phone.get_by_role("button", name="Ask the host to let me in").click()
     new_phone.wait_for_selector("text=Waiting for the host to give you a seat")
 
     seat = host.locator(".requests button.same-name")
@@ -49,7 +49,7 @@ def test_a_replaced_phone_gets_its_seat_back_once_the_host_confirms(server, brow
     host.remove_listener("dialog", refuse)
     host.on("dialog", lambda dialog: dialog.accept())
     seat.click()
-    new_phone.wait_for_selector("text=Ann is the storyteller", timeout=10000)
+    new_phone.wait_for_selector("#live [data-phase=claiming] .pad button", timeout=10000)
     old_phone.wait_for_selector("text=The host gave your seat to another phone.")
 
 
@@ -61,10 +61,10 @@ def test_the_tables_language_switched_during_the_game_changes_the_host_page_itse
     assert host.get_attribute("html", "lang") == "en" and "host" in host.title()
     host.click("#pop-language summary")
     host.get_by_role("button", name="Polski").click()
-    host.wait_for_function("document.documentElement.lang === 'pl'")
+    host.wait_for_function("() => document.documentElement.lang === 'pl'")
     host.wait_for_selector("text=Ann jest narratorem")
     assert "główny ekran" in host.title()
-    phone.wait_for_function("document.documentElement.lang === 'pl'")
+    phone.wait_for_function("() => document.documentElement.lang === 'pl'")
     phone.wait_for_selector("text=Gdzie jest twoja karta?")
     # The game goes on where it was.
     room.act("Ann", "claim", position=1)

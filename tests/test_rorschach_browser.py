@@ -18,7 +18,9 @@ def test_a_host_and_four_phones_play_a_rorschach_round_to_the_reveal(server, bro
     names = ("Ann", "Ben", "Cat", "Dan")
     host, phones = open_table(browser, server, "Rorschach (2008)", names)
     choose_option(host, "rotating_blots", "host")
-    assert "Ann" in host.inner_text(".rs-panel")  # the seat colours are shown in the lobby
+    # Each seat shows the die it takes (colour and letter), and no other mark.
+    assert host.locator(".seats li .rs-dot").all_inner_texts() == ["R", "B", "G", "Y"]
+    assert host.locator(".seats li .badge").count() == 0
     shot(host, "rs-host-1-lobby")
 
     host.get_by_role("button", name="Start the game").click()
@@ -40,27 +42,28 @@ def test_a_host_and_four_phones_play_a_rorschach_round_to_the_reveal(server, bro
     for name in ("Ben", "Cat"):
         phones[name].wait_for_selector(".rs-blot-pad button")
         phones[name].click(f".rs-blot-pad button[data-blot='{picks[name]}']")
-    host.wait_for_function("() => document.querySelectorAll('.rs-who .p.done').length === 3")
+    host.wait_for_function("() => document.querySelectorAll('.rs-matrix tr.done').length === 3")
     assert "The reveal" not in host.inner_text("#live")
     shot(host, "rs-host-3-three-picked")
     phones["Dan"].wait_for_selector(".rs-blot-pad button")
     phones["Dan"].click(".rs-blot-pad button[data-blot='3']")
 
     host.wait_for_selector("text=The reveal")
-    matched = host.inner_text(".rs-blot.matched")
-    assert "Ann" in matched and "Ben" in matched
+    matched = host.inner_text(".rs-group[data-group='1']")
+    assert "Ann and Ben matched on blot 1: each takes the other's colour." in matched
     assert host.locator(".rs-blot.alone").count() == 2
     assert host.locator(".rs-matrix .rs-dot.new").count() == 4  # Ann, Ben, Cat and Dan each took one
     shot(host, "rs-host-4-reveal")
-    phones["Cat"].wait_for_selector("text=You take:")
+    phones["Cat"].wait_for_selector("[data-breakdown] >> text=your own colour, for being alone")
     assert "be alone on a blot" not in phones["Cat"].inner_text("#live")  # Cat was alone: own colour taken
     shot(phones["Cat"], "rs-phone-3-reveal")
 
     # Rotating blots chosen on the host screen, then the next question.
     host.get_by_role("button", name="Replace blot 2").click()
-    host.wait_for_selector("text=Replaced next round")
+    host.wait_for_selector("text=Blot 2 gets a new picture next round.")
+    assert phones["Ann"].locator("[data-action*='next_round']").count() == 0  # the host's move only
     host.get_by_role("button", name="Next question →").click()
-    host.wait_for_selector(".rs-who")
+    host.wait_for_selector(".rs-blots")
     phones["Ann"].wait_for_selector(".rs-blot-pad button:not(.chosen)")
     assert "round 2" in phones["Ann"].inner_text(".mine")
 

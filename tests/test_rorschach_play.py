@@ -68,7 +68,9 @@ def test_a_whole_rorschach_game_ends_with_three_winners(app, table):
     assert all(all(row["holds"]) for row in view["token_matrix"]["rows"])
     shown = pages_render(app, t, THREE)
     assert "Ann" in shown["host"] and "win!" in shown["host"]
-    assert "You win, with Ben &amp; Cat!" in shown["Ann"]
+    assert "They completed their colours at the same reveal, so they share the win." in shown["host"]
+    assert 'class="you-win"' in shown["Ann"] and "Ann &amp; Ben &amp; Cat win!" in shown["Ann"]
+    assert "next_round" not in shown["Ann"]  # only the host screen starts a question
 
 
 def test_a_phone_shows_its_own_tokens_and_the_colours_it_still_needs(app, table):
@@ -79,7 +81,7 @@ def test_a_phone_shows_its_own_tokens_and_the_colours_it_still_needs(app, table)
     assert ann["tokens"] == ["blue"] and ann["needs"] == ["red", "green", "yellow"]
     body = pages_render(app, t, FOUR)["Ann"]
     assert 'aria-label="Your tokens"' in body and "be alone on a blot" in body
-    assert "You take:" in body
+    assert "data-breakdown" in body and "Ben's colour" in body  # Ann matched Ben: his colour
 
 
 def test_physical_cards_speed_rounds_and_rotating_blots_from_the_host_screen(app, table):
@@ -193,15 +195,22 @@ def test_a_whole_teams_game_is_won_with_four_points_and_two_ahead(app, table):
     assert view["phase"] == "over" and view["winner"] == "black"
     assert view["score"] == {"black": 5, "white": 0}
     shown = pages_render(app, t, FOUR)
-    assert "team wins!" in shown["host"] and "Your team wins!" in shown["Ann"]
-    assert "The black team wins!" in shown["Cat"]
+    # The podium on every screen names the winning team (its sides are the teams, not players);
+    # the winners' phones say "You win!" above it.
+    for who in ("host", *FOUR):
+        assert "Black team wins!" in shown[who], who
+    assert "You win!" in shown["Ann"] and "You win!" not in shown["Cat"]
+    assert 'class="win"' in shown["host"] and "1.</span>" in shown["host"]
 
 
 def test_the_host_enters_moves_for_players_without_phones_and_moves_players_in_the_lobby(app, table):
     t = table("rorschach-teams", players=("Ann", "Ben", "Cat", "Dan", "Eve"), start=False)
     seats = t.seats
     lobby = pages_render(app, t, ())["host"]
-    assert "Balance automatically" not in lobby and "→ White" in lobby and "Swap Dan with Ann" in lobby
+    # Each seat wears its team's mark; the mark of a player in a team of more than 2 moves them;
+    # a team of 2 can only swap.
+    assert "Balance automatically" not in lobby and 'aria-label="Move Ann to the white team"' in lobby
+    assert "Swap Dan with Ann" in lobby and 'aria-label="Move Dan to the black team"' not in lobby
     t.act("host", "options", options={"teams": {"black": [seats["Ann"], seats["Ben"]],
                                                 "white": [seats["Cat"], seats["Dan"], seats["Eve"]]}})
     lobby = pages_render(app, t, ())["host"]

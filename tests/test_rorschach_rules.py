@@ -135,11 +135,45 @@ def test_nobody_takes_a_second_token_of_a_colour_so_a_round_can_pass_without_tok
 def test_the_reveal_shows_the_groups_and_who_stood_alone():
     reveal = rorschach.view(play(table(5), [1, 1, 2, 3, 3]), HOST)["reveal"]
     assert reveal["groups"] == [
-        {"number": 1, "seats": [0, 1], "alone": False},
-        {"number": 2, "seats": [2], "alone": True},
-        {"number": 3, "seats": [3, 4], "alone": False},
+        {"number": 1, "seats": [0, 1], "alone": False, "rule": "matched", "outcome": "all"},
+        {"number": 2, "seats": [2], "alone": True, "rule": "alone", "outcome": "all"},
+        {"number": 3, "seats": [3, 4], "alone": False, "rule": "matched", "outcome": "all"},
     ]
     assert reveal["alone"] == [2]
+
+
+def test_each_players_line_of_the_reveal_says_which_match_gave_which_token():
+    # The rulebook's example: Red, Purple and Green on one blot each take the other two colours.
+    state = play(table(5), {RED: 1, BLUE: 2, GREEN: 1, YELLOW: 3, PURPLE: 1})
+    results = {r["seat"]: r for r in rorschach.view(state, TABLE)["reveal"]["results"]}
+    assert results[RED] == {"seat": RED, "rule": "matched", "blot": 1, "with": [GREEN, PURPLE],
+                            "took": [GREEN, PURPLE], "already_held": []}
+    assert results[BLUE] == {"seat": BLUE, "rule": "alone", "blot": 2, "with": [], "took": [BLUE],
+                             "already_held": []}
+    # The same picks again: every colour the rule offers is already held.
+    state = play(next_round(state), {RED: 1, BLUE: 2, GREEN: 1, YELLOW: 1, PURPLE: 3})
+    view = rorschach.view(state, RED)
+    assert view["you"]["result"] == {"seat": RED, "rule": "matched", "blot": 1, "with": [GREEN, YELLOW],
+                                     "took": [YELLOW], "already_held": [GREEN]}
+    assert [r["seat"] for r in view["reveal"]["results"]] == [RED, BLUE, GREEN, YELLOW, PURPLE]
+
+
+def test_a_blots_outcome_says_whether_its_rule_gave_every_colour_some_or_none():
+    state = play(table(4), [1, 1, 2, 3])
+    state = play(next_round(state), [1, 1, 1, 3])  # Ann and Ben hold each other's colours; Cat new
+    groups = {g["number"]: g for g in rorschach.view(state, HOST)["reveal"]["groups"]}
+    assert groups[1]["rule"] == "matched" and groups[1]["outcome"] == "some"
+    assert groups[3] == {"number": 3, "seats": [3], "alone": True, "rule": "alone", "outcome": "none"}
+    state = play(next_round(state), [1, 1, 2, 2])  # Ann and Ben again: nothing new
+    groups = {g["number"]: g for g in rorschach.view(state, HOST)["reveal"]["groups"]}
+    assert groups[1]["outcome"] == "none"
+
+
+def test_a_seat_has_no_line_of_the_reveal_before_it():
+    state = table(4)
+    assert rorschach.view(state, 0)["you"]["result"] is None
+    state = play(next_round(play(state, [1, 1, 2, 3])), [2])
+    assert rorschach.view(state, 0)["you"]["result"] is None  # round 2 not revealed yet
 
 
 def test_the_token_matrix_shows_who_still_needs_which_colour():

@@ -91,7 +91,7 @@ def test_a_game_of_eight_fits_every_screen_explains_every_score_and_ends_with_th
     # Some found it; four votes on Dan's card score 3 (the Odyssey cap).
     walk.vote_all({"Dan": "Eve", "Eve": "Dan", "Finn": "Dan", "Gus": "Dan", "Hana": "Dan"}, cards)
     walk.check("1-revealed")
-    assert text(walk.host, ".dx-headline") == "Ben and Cleo found Ann's card."
+    assert text(walk.host, ".dx-headline") == "The reveal: Ben and Cleo found Ann's card."
     assert text(walk.host, ".dx-rule") == ("Ann and everyone who found the card score 3; everyone but Ann scores "
                                           "1 per vote on their card. Votes on one card score at most 3: Dan had more.")
     assert text(walk.host, ".rounds") == "Round 1 of 5 · 4 more after this · 28 cards in the pile"
@@ -119,7 +119,7 @@ def test_a_game_of_eight_fits_every_screen_explains_every_score_and_ends_with_th
     assert "Cleo and Dan named the same place" in text(walk.phone("Ben"), "#live")
     room.act("Dan", "claim", position=cards["Dan"])
     walk.check("2-revealed")
-    assert text(walk.host, ".dx-headline") == "Nobody found Ben's card."
+    assert text(walk.host, ".dx-headline") == "The reveal: Nobody found Ben's card."
     assert text(walk.host, ".dx-rule") == ("Ben scores 0; everyone else scores 2, plus 1 per vote on their card. "
                                           "Votes on one card score at most 3.")
     assert text(walk.phone("Ben"), ".dx-why") == "0 nobody found your card"
@@ -131,7 +131,7 @@ def test_a_game_of_eight_fits_every_screen_explains_every_score_and_ends_with_th
     walk.claim_all(cards)
     walk.vote_all({name: "Cleo" for name in EIGHT if name != "Cleo"}, cards)
     walk.check("3-revealed")
-    assert text(walk.host, ".dx-headline") == "Everyone found Cleo's card."
+    assert text(walk.host, ".dx-headline") == "The reveal: Everyone found Cleo's card."
     assert text(walk.host, ".dx-rule") == "Cleo scores 0; everyone else scores 2."
     assert text(walk.phone("Ann"), ".dx-why") == "+2 everyone found Cleo's card"
     room.act("host", "next_round")
@@ -156,8 +156,8 @@ def test_a_game_of_eight_fits_every_screen_explains_every_score_and_ends_with_th
         assert text(host, ".podium .winners") == "Ann & Dan win!", size
         assert "Dixit names no tie-break" in text(host, ".podium .tie-note")
         ranking = [" ".join(r.split()) for r in host.locator(".podium .ranking li").all_inner_texts()]
-        assert ranking == ["1. A Ann 14", "1. D Dan 14", "3. B Ben 12", "4. C Cleo 11", "4. G Gus 11",
-                           "6. F Finn 10", "7. E Eve 8", "7. H Hana 8"], size
+        assert ranking == ["1. A Ann 14", "1. D Dan 14", "3. B Ben 12", "4. G Gus 11", "5. F Finn 10",
+                           "6. C Cleo 9", "7. E Eve 8", "7. H Hana 8"], size
         # The winners are on top of the screen, above the last round.
         assert host.locator(".podium .winners").bounding_box()["y"] < host.locator(".dx-slots").bounding_box()["y"]
     assert text(walk.host, ".rounds") == "Game over after round 5: the refill drew the last card of the pile."
@@ -234,11 +234,10 @@ def test_the_score_sheet_shows_the_winner_on_top_of_a_tablet_held_upright(server
     for number in range(1, rounds + 1):
         teller = players[(number - 1) % len(players)]
         cards = {name: i + 1 for i, name in enumerate(players)}
-        # The first player finds every card but their own; the others vote for the first player's card.
-        votes = {name: cards[teller] if name == players[0] else cards[players[0]] if teller != players[0]
-                 else cards[players[1]] for name in players if name != teller}
-        if teller != players[0]:
-            votes[players[1 if teller != players[1] else 2]] = cards[teller]
+        # The first player finds every card but their own, and everyone else votes for theirs.
+        first = players[0]
+        votes = {name: cards[teller] if name == first or teller == first else cards[first]
+                 for name in players if name != teller}
         form = {"version": page.locator("input[name=version]").first.input_value(),
                 "storyteller": f"@{players.index(teller)}",
                 **{f"cards.@{i}": str(cards[name]) for i, name in enumerate(players)},
@@ -249,9 +248,18 @@ def test_the_score_sheet_shows_the_winner_on_top_of_a_tablet_held_upright(server
         page.goto(sheet)
         if number == 1:
             shots(page, f"dixit-sheet-{len(players)}-round-2")
+            # The round just entered says which rule scored it.
+            assert " ".join(page.inner_text(".last-round").split()).startswith(
+                "Round 1: Everyone found Ann's card. Ann scores 0; everyone else scores 2. Ann 0 · Ben +2")
     page.wait_for_selector(".over .winners")
     shots(page, f"dixit-sheet-{len(players)}-over")
-    assert "wins!" in page.inner_text(".over .winners")
+    assert page.inner_text(".over .winners") == "Ann wins!"
+    # The final ranking in ranking order, tied players sharing a place; the rounds folded below.
+    ranking = [" ".join(r.split()) for r in page.locator(".dx-final li").all_inner_texts()]
+    standings = page.request.get(f"{sheet}/export.json").json()["standings"]
+    assert ranking == [f"{r['place']}. {r['side'][0]} {r['side']} {r['total']}" for r in standings["ranking"]]
+    assert ranking[0].startswith("1. A Ann") and ranking[1].startswith("2. ") and ranking[2].startswith("2. ")
+    assert not page.locator(".dx-rounds").evaluate("d => d.open")
     fits_upright(page, f"the sheet of {len(players)} at its end", problems)
     # The winner is read at the top of the screen, not below the rounds.
     assert page.locator(".over .winners").bounding_box()["y"] < 1024 / 2

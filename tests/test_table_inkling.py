@@ -46,19 +46,22 @@ class Game:
         self.right = {n: NAMES[k - 1] for k, n in enumerate(NAMES)}
         assert {n: self.room.view(n)["you"]["sheet"]["left"]["name"] for n in NAMES} == self.left
         self.written = {n: 0 for n in NAMES}
+        self.used = set(w for card in self.card.values() for w in card)
 
     def word(self, owner, value, which=0):
         """A word of ``owner``'s clue card worth ``value`` (the first or the second such)."""
         return [w for w, v in self.card[owner].items() if v == value][which]
 
     def misses(self, owner, count, skip=0):
-        """``count`` real words that are neither on ``owner``'s card nor a near miss of one."""
+        """``count`` real words, none used before, neither on ``owner``'s card nor a near miss of one."""
         pool = [w for card in inkling.clue_deck("en") for w, _ in card]
+        pool = pool[skip % len(pool):] + pool[:skip % len(pool)]
         out = []
-        for word in pool[skip:]:
+        for word in pool:
             if not any(inkling.matches(word, w) for w in self.card[owner]) and \
-                    inkling.near_miss(word, self.card[owner]) is None and word not in out:
+                    inkling.near_miss(word, self.card[owner]) is None and word not in self.used:
                 out.append(word)
+                self.used.add(word)
             if len(out) == count:
                 return out
         raise AssertionError("the deck has too few words")
@@ -227,7 +230,7 @@ def test_six_players_with_virtual_ink_spell_guess_draw_and_end_on_a_tie_the_gues
     host.wait_for_selector(".ik-sheet")
     screens.check("review", reads=INK_READS)
     near = game.word("Ben", 3, 1)
-    ben_card = host.locator(".ik-sheet", has_text="Ben").first
+    ben_card = host.get_by_role("region", name="Ben's clue card")
     assert ben_card.locator(".clue.found").count() == 1
     assert "1 near miss to rule on" in host.inner_text(".ik-final")
     sheets = {s["name"]: s for s in room.view()["scoresheets"]}
@@ -248,7 +251,7 @@ def test_six_players_with_virtual_ink_spell_guess_draw_and_end_on_a_tie_the_gues
     ann_why = ann.locator(".ik-why", has_text="Ben").inner_text()
     assert f"{near} +3" in ann_why and f"your “{near}s”, accepted" in ann_why
     # The host's explanation of the rule is a sentence.
-    assert "scores its value twice" in host.inner_text(".ik-host > .status")
+    assert "scores its value for the neighbour who guessed it" in host.inner_text(".ik-host > .status")
 
     final.click()
     host.wait_for_selector(".podium")

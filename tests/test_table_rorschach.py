@@ -95,7 +95,6 @@ def test_virtual_cards_at_eight_fit_explain_every_token_and_end_with_a_shared_wi
     # One mark per seat, the game's: the die's colour and letter, not the companion's badge beside it.
     assert host.locator(".seats li .badge").count() == 0
     assert marks(host, ".seats li .rs-dot") == list(LETTERS.values())
-    assert "7 blots on the table, numbered 1 to 7." in text(host, ".rs-lobby-note")
     assert marks(walk.phone("Gus"), ".mine .badge") == ["W"]  # the phone's lobby line wears it too
 
     room.act("host", "start")
@@ -193,6 +192,8 @@ def test_the_box_cards_at_eight_with_both_variants_by_chance_end_with_one_winner
     assert host.locator(".rs-blots .rs-blot img").count() == 0  # the blots lie on the table
     assert texts(host, ".rs-blots .rs-blot .n") == [str(n) for n in range(1, 8)]
     assert "Read the question card aloud" in text(host, ".rs-question")
+    assert text(host, ".rs-setup") == ("Deal the blots face up, one beside each number token. "
+                                       "7 blots on the table, numbered 1 to 7.")
     walk.pick_all(FIRST)
     walk.check("1-reveal")
     assert "Gus was alone on blot 3: a token of their own colour." in said(host).values()

@@ -77,6 +77,7 @@ class Walk:
         subject = view["test_subject_name"]
         guesser = next(n for n in testers if n != subject)
         self.check(f"{name}-hiding")
+        checks.get("hiding", lambda: None)()
         self.room.act(controllers[-1], "hide", image=4)
         self.check(f"{name}-matching")
         self.room.act(subject, "match", matching=MATCHING)
@@ -217,7 +218,10 @@ def test_sixteen_with_the_boxs_cards_and_a_closed_table_level_at_one_each(server
     try:
         walk.check("lobby")
         room.act("host", "start")
-        assert host.locator(".rt-word.slot").count() == 3 and host.locator(".rt-img .face.slot").count() == 4
+
+        def slots():  # the box's cards: the screens show the slots they lie in
+            for page in screens.hosts.values():
+                assert page.locator(".rt-word.blank").count() == 3 and page.locator(".rt-img .face.blank").count() == 4
 
         # Row 1, the second guess wrong: the control team (white) gets image 2.
         def scored():
@@ -228,7 +232,7 @@ def test_sixteen_with_the_boxs_cards_and_a_closed_table_level_at_one_each(server
                                           "+1 Image 2: the second guess of B Black was wrong"]
             assert lines(walk, "Ben") == ["+0 Image 1: both teams found it", "+0 Image 2: your second guess was wrong"]
 
-        walk.round("r1", (1, "A"), "A", second=(2, "C"), checks={"scored": scored})
+        walk.round("r1", (1, "A"), "A", second=(2, "C"), checks={"hiding": slots, "scored": scored})
         walk.next_round()
         walk.round("r2", (1, "B"), "A")  # row 4: black gets it, 1 to 1
         room.act("host", "end")
@@ -259,9 +263,10 @@ def test_the_score_sheet_of_sixteen_shows_the_winning_team_on_top_of_a_tablet_he
         if over["height"] or over["width"]:
             problems.append(f"{what}: scrolls by {over}")
 
-    # Black tests first: row 2 with the second guess right (+2), then white: row 4 (+1 to black),
-    # then black again: row 2, second wrong (+1): black 4 to 0.
-    rounds = [("black", "A", "B", "B"), ("white", "B", "A", None), ("black", "A", "B", "C")]
+    # The roles swap every round. Row 2 with the second guess right (+2 to the test team) twice:
+    # 2 to 2; row 4 twice (+1 to the control team): 3 to 3; row 2 again: black 5 to 3, the end.
+    rounds = [("black", "A", "B", "B"), ("white", "A", "B", "B"), ("black", "B", "A", None),
+              ("white", "B", "A", None), ("black", "A", "B", "B")]
     for number, (test_team, first, control, second) in enumerate(rounds, 1):
         form = {"version": page.locator("input[name=version]").first.input_value(), "test_team": test_team,
                 "matching.1": "A", "matching.2": "B", "matching.3": "", "matching.4": "C",
@@ -271,6 +276,7 @@ def test_the_score_sheet_of_sixteen_shows_the_winning_team_on_top_of_a_tablet_he
         assert answer.status == 303, answer.text()
         page.goto(sheet)
         shots(page, f"rt-sheet-16-after-{number}")
+        assert (page.locator(".over").count() == 1) == (number == len(rounds))  # not before 5 to 3
     page.wait_for_selector(".over .winners")
     assert page.inner_text(".over .winners") == "Black (Ann, Ben, Cleo, Dan, Eve, Finn, Gus and Hana) wins!"
     fits("the sheet of 16 at its end")

@@ -10,6 +10,7 @@ import os
 import select
 import shutil
 import subprocess
+import tempfile
 import time
 
 import pytest
@@ -58,14 +59,17 @@ var want = arguments[0];
 return Array.prototype.find.call(document.querySelectorAll("[data-action]"), function (button) {
   var action;
   try { action = JSON.parse(button.dataset.action); } catch (e) { return false; }
-  return !button.disabled && Object.keys(want).every(function (k) { return JSON.stringify(action[k]) === JSON.stringify(want[k]); });
+  return !button.disabled && button.getClientRects().length > 0 && Object.keys(want).every(function (k) {
+    return JSON.stringify(action[k]) === JSON.stringify(want[k]);
+  });
 }) || null;
 """
 
 
 def minibrowser() -> str | None:
     """The browser WebKitWebDriver starts: WebKitGTK's MiniBrowser, where Debian puts it."""
-    found = sorted(glob.glob("/usr/lib/*/webkit2gtk-4.*/MiniBrowser") + glob.glob("/usr/libexec/webkit2gtk-4.*/MiniBrowser"))
+    found = sorted(glob.glob("/usr/lib/*/webkit2gtk-4.*/MiniBrowser")
+                   + glob.glob("/usr/libexec/webkit2gtk-4.*/MiniBrowser"))
     return found[-1] if found else None
 
 
@@ -89,13 +93,14 @@ class Xvfb:
     def __init__(self):
         self.process: subprocess.Popen | None = None
         self.display = ""
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (what Xvfb says, for a failure; closed by stop)
 
-    def start(self, timeout: float = 30) -> "Xvfb":
+    def start(self, timeout: float = 30) -> Xvfb:
         read, write = os.pipe()
         try:
             self.process = subprocess.Popen(
                 ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x1024x24", "-nolisten", "tcp", "-noreset"],
-                pass_fds=(write,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                pass_fds=(write,), stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
                 start_new_session=True)
             os.close(write)
             write = -1
@@ -105,9 +110,10 @@ class Xvfb:
                 ready, _, _ = select.select([read], [], [], max(0.0, deadline - time.monotonic()))
                 chunk = os.read(read, 16) if ready else b""
                 if not chunk:  # Xvfb stopped, or said nothing in time
+                    self.log.seek(0)
+                    said = self.log.read().decode(errors="replace")
                     self.stop()
-                    raise RuntimeError("Xvfb did not start: " + (self.process.stderr.read().decode(errors="replace")
-                                                                 if self.process.stderr else ""))
+                    raise RuntimeError("Xvfb did not start: " + said)
                 number += chunk
         finally:
             os.close(read)
@@ -124,8 +130,7 @@ class Xvfb:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        if self.process and self.process.stderr:
-            self.process.stderr.close()
+        self.log.close()
 
 
 class WebKit:
@@ -205,17 +210,17 @@ class Phone:
             return f"({error.__class__.__name__})"
 
     def tap(self, css: str) -> None:
-        """Tap the element ``css`` (waiting for it to be there and enabled)."""
-        self.wait(lambda d: self._enabled(css), f"{css} to be on the page and enabled").click()
+        """Tap the element ``css`` (waiting for it to be shown and enabled)."""
+        self.wait(lambda d: self._enabled(css), f"{css} to be shown and enabled").click()
 
     def tap_action(self, **fields) -> None:
-        """Tap the enabled button whose action (its ``data-action``, read by app.js) has ``fields``."""
+        """Tap the shown, enabled button whose action (its ``data-action``, read by app.js) has ``fields``."""
         self.wait(lambda d: d.execute_script(FIND_ACTION, fields), f"a button for {fields}").click()
 
     def _enabled(self, css):
         from selenium.webdriver.common.by import By
         found = self.driver.find_elements(By.CSS_SELECTOR, css)
-        return found[0] if found and found[0].is_enabled() else None
+        return found[0] if found and found[0].is_displayed() and found[0].is_enabled() else None
 
     def accept_dialog(self) -> None:
         """Say yes to the confirm() the last tap opened."""
@@ -227,8 +232,9 @@ class Phone:
         return self.driver.execute_script("return window.__pollsOut")
 
     def hide(self) -> None:
-        """The phone is put away while the page holds a poll (as it does whenever nothing happens):
-        the window is minimised, and the page says it is hidden."""
+        """The phone is put away while the page holds a poll (as it does whenever nothing happens;
+        one counted by :data:`WATCH_PAGE`, so made after something was shown since the load): the
+        window is minimised, and the page says it is hidden."""
         self.wait(lambda d: self.polls_out() >= 1, "the page to hold a poll")
         self.driver.minimize_window()
         self.wait(lambda d: d.execute_script("return document.visibilityState") == "hidden", "the page to be hidden")
@@ -257,27 +263,26 @@ class Api:
 
     def __init__(self, url: str, game: str, options: dict | None = None):
         self.url = url
-        self.http = requests.Session()
-        answer = self.http.post(f"{url}/api/v1/rooms", json={"game": game, "options": options or {}}, timeout=30)
+        answer = requests.post(f"{url}/api/v1/rooms", json={"game": game, "options": options or {}}, timeout=30)
         assert answer.status_code == 201, answer.text
         self.code, self.tokens = answer.json()["code"], {"host": answer.json()["host_token"]}
         self.seats: dict[str, int] = {}
 
     def join(self, *names: str) -> None:
         for name in names:
-            answer = self.http.post(f"{self.url}/api/v1/rooms/{self.code}/seats", json={"name": name}, timeout=30)
+            answer = requests.post(f"{self.url}/api/v1/rooms/{self.code}/seats", json={"name": name}, timeout=30)
             assert answer.status_code == 201, answer.text
             self.tokens[name], self.seats[name] = answer.json()["token"], answer.json()["seat"]
 
     def view(self, who: str = "host") -> dict:
-        answer = self.http.get(f"{self.url}/api/v1/rooms/{self.code}",
-                               headers={"Authorization": f"Bearer {self.tokens[who]}"}, timeout=30)
+        answer = requests.get(f"{self.url}/api/v1/rooms/{self.code}",
+                              headers={"Authorization": f"Bearer {self.tokens[who]}"}, timeout=30)
         assert answer.status_code == 200, answer.text
         return answer.json()
 
     def act(self, who: str, type_: str, **payload) -> dict:
-        answer = self.http.post(f"{self.url}/api/v1/rooms/{self.code}/actions", json={"type": type_, **payload},
-                                headers={"Authorization": f"Bearer {self.tokens[who]}"}, timeout=30)
+        answer = requests.post(f"{self.url}/api/v1/rooms/{self.code}/actions", json={"type": type_, **payload},
+                               headers={"Authorization": f"Bearer {self.tokens[who]}"}, timeout=30)
         assert answer.status_code == 200, f"{who} {type_} {payload}: {answer.text}"
         return answer.json()
 

@@ -17,7 +17,7 @@ from flask import (Blueprint, Response, abort, current_app, redirect, render_tem
                    send_from_directory, url_for)
 
 from games import GAMES
-from games.base import HOST, RuleError
+from games.base import HOST, RuleError, takes_late_arrivals
 from games.inkblots import inkblot_svg
 
 from flask_babel import get_locale, gettext
@@ -155,7 +155,8 @@ def join(code):
     if request.method == "GET":
         if identity.role(room, "seat") is not None:
             return redirect(url_for("pages.phone", code=code))
-        return render_template("join.html", room=room, title=room.engine.TITLE)
+        return render_template("join.html", room=room, title=room.engine.TITLE,
+                               late=takes_late_arrivals(room.engine))
     if isinstance(identity.role(room, "seat"), tuple):  # one request per phone: it already waits
         return redirect(url_for("pages.phone", code=code), code=303)
     token = new_token()
@@ -165,6 +166,7 @@ def join(code):
                                  "token": token_hash(token)})
     except RuleError as error:
         return render_template("join.html", room=room, title=room.engine.TITLE, error=say(error),
+                               late=takes_late_arrivals(room.engine),
                                name=request.form.get("name", "")), 400
     response = redirect(url_for("pages.phone", code=code), code=303)
     identity.set_cookie(response, identity.seat_cookie(code), token)

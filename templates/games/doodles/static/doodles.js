@@ -134,6 +134,7 @@
     done: "",         // finished strokes
     current: "",      // the stroke under the finger
     acked: "",        // what the server has
+    ackedAt: 0,       // the room's version when it said so
     pointer: null, last: null,
     inFlight: false, timer: null, stopped: false, frame: 0
   };
@@ -188,6 +189,7 @@
         if (key !== pad.key) return;
         if (r.ok) {
           pad.acked = sent;
+          pad.ackedAt = Math.max(pad.ackedAt, data.version || 0);
           showState();
           if (pad.done !== pad.acked) flushSoon(0);
         } else if (r.status >= 500 || r.status === 429) {
@@ -244,18 +246,27 @@
     var wrap = padWrap();
     if (!wrap) return;
     var key = wrap.dataset.round || "";
+    var saved = wrap.querySelector("[data-canvas-saved]"), doodle = "";
+    if (saved) { try { doodle = JSON.parse(saved.textContent) || ""; } catch (e) { doodle = ""; } }
+    var live = document.querySelector("#live [data-version]");
+    var version = live ? parseInt(live.dataset.version, 10) || 0 : 0;
     if (key !== pad.key) {
       // A new round (or a fresh page): start from what the server has.
-      var saved = wrap.querySelector("[data-canvas-saved]"), doodle = "";
-      if (saved) { try { doodle = JSON.parse(saved.textContent) || ""; } catch (e) { doodle = ""; } }
       clearTimeout(pad.timer);
-      pad.key = key; pad.done = doodle; pad.acked = doodle; pad.current = ""; pad.pointer = null;
+      pad.key = key; pad.done = doodle; pad.acked = doodle; pad.ackedAt = version; pad.current = ""; pad.pointer = null;
       pad.stopped = false;
-    } else if (wrap.classList.contains("paused")) {
-      if (pad.pointer !== null) endStroke();  // the pause lifts the pencil
-    } else if ((pad.stopped || pad.done !== pad.acked) && !timeUp()) {
-      pad.stopped = false;  // running again: what waited is sent now
-      flushSoon(0);
+    } else {
+      if (doodle !== pad.acked && version > pad.ackedAt && pad.done === pad.acked && pad.pointer === null) {
+        // The server's doodle changed another way (the host's undo, this seat's other device):
+        // with nothing of ours on the way, the page takes it.
+        pad.done = doodle; pad.acked = doodle; pad.ackedAt = version;
+      }
+      if (wrap.classList.contains("paused")) {
+        if (pad.pointer !== null) endStroke();  // the pause lifts the pencil; the stroke waits
+      } else if ((pad.stopped || pad.done !== pad.acked) && !timeUp()) {
+        pad.stopped = false;  // running again: what waited is sent now
+        flushSoon(0);
+      }
     }
     showState();
     paint();  // now, before the browser shows the new canvas
