@@ -44,6 +44,27 @@ a RuleError when the rules or the phase do not allow it now (between rounds only
 keeps the game's seat limits. A game without them takes nobody after the start (its docstring says
 why); :func:`late_arrival_refusal` asks a game whether it takes a newcomer now.
 
+**Photos of paper** (optional, :class:`TakesPhotos`): a game played partly on paper or on the table
+(doodles drawn on paper, cards laid out) provides ``photos(state, viewer) -> Photos``: for the state
+as it is now, the photo *slots* that exist, in the order the screens show them (seating order), each
+with whose paper it is (a seat, or None for the table's); which of them ``viewer`` may take now (take
+a first photo or replace theirs); and which of them ``viewer`` may see now. It reads like this:
+
+- A slot is an id the game makes from what the photo is of: ``"doodle:3:2"`` (round 3, seat 2),
+  ``"table:5"`` (round 5's cards on the table); lower-case letters, digits, ``_``, ``-`` and ``:``
+  (:data:`PHOTO_SLOT`), at most :data:`MAX_PHOTO_SLOTS` at once. The same slots for every viewer:
+  that a slot exists is public, only its photo may not be.
+- ``take`` and ``see`` are slots of ``slots``. A viewer may *see* a photo only when the game's rule
+  makes it public to them: never before (a doodle before the hourglass runs out, a card before the
+  rules turn it over). The companion adds one thing: whoever took a photo sees it.
+- The companion does the rest and names no game: it checks and stores the images (with the room,
+  never in the log: the log gets ``{"type": "photo", "slot": ..}`` and the image's digest), asks
+  ``photos`` again inside the transaction that records a photo, and adds to every view what the
+  viewer may take and see (``view["photos"]``). A game without ``photos`` takes none
+  (:func:`photos_of` gives :data:`NO_PHOTOS`).
+- Like ``view``, it is pure: no clock (a rule that turns on the hourglass turns on the phase the
+  hourglass leads to) and no secret in what it says to anyone.
+
 State is indexed by seat everywhere; phases are a :class:`enum.StrEnum` per game, on ``state.phase``.
 
 **Scoring**: small pure functions that return a :class:`Score` (points *and why*: a
@@ -61,6 +82,7 @@ itself a word to translate (a team's colour) is a :class:`Word`.
 from __future__ import annotations
 
 import random
+import re
 import typing
 from functools import lru_cache
 from dataclasses import dataclass, field
@@ -153,6 +175,59 @@ def seated_at_the_end(players: Sequence[Player], player: Player, most: int, game
     require(all(p.name != player.name for p in players), "Someone at this table is already called %(name)s.",
             name=player.name)
     return (*players, player)
+
+
+# --- photos of paper (optional) -----------------------------------------------------------------
+
+# A slot id: "doodle:3:2", "table:5" (see the module's docstring); it travels in URLs as it is.
+PHOTO_SLOT = re.compile(r"[a-z0-9][a-z0-9_-]{0,23}(?::[a-z0-9_-]{1,23}){0,4}")
+MAX_PHOTO_SLOTS = 32  # slots a state declares at once: one per seat, and some for the table
+
+
+@dataclass(frozen=True)
+class PhotoSlot:
+    """A photo a game takes: its slot id, and whose paper it is (a seat; None: the table's)."""
+
+    slot: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class Photos:
+    """The photo slots of a state as one viewer has them: all that exist now (``slots``, in the
+    order the screens show them), the ones the viewer may take now and the ones they may see now."""
+
+    slots: tuple[PhotoSlot, ...] = ()
+    take: frozenset[str] = frozenset()
+    see: frozenset[str] = frozenset()
+
+
+NO_PHOTOS = Photos()
+
+
+class TakesPhotos(Protocol):
+    """The optional part of the contract: a game whose paper (or table) the phones photograph."""
+
+    def photos(self, state: Any, viewer: Viewer) -> Photos: ...
+
+
+def takes_photos(engine: Any) -> bool:
+    """Whether the game takes photos at all (at some point of it)."""
+    return callable(getattr(engine, "photos", None))
+
+
+def photos_of(engine: Any, state: Any, viewer: Viewer) -> Photos:
+    """The game's photo slots for ``viewer`` in ``state`` (:data:`NO_PHOTOS` for a game without
+    ``photos``, or before the start), held to the contract: ids of :data:`PHOTO_SLOT`, each once, at
+    most :data:`MAX_PHOTO_SLOTS`, ``take`` and ``see`` among them."""
+    if state is None or not takes_photos(engine):
+        return NO_PHOTOS
+    photos = engine.photos(state, viewer)
+    ids = [s.slot for s in photos.slots]
+    assert len(ids) == len(set(ids)) <= MAX_PHOTO_SLOTS, f"{engine.NAME}: photo slots {ids}"
+    assert all(isinstance(i, str) and PHOTO_SLOT.fullmatch(i) for i in ids), f"{engine.NAME}: photo slots {ids}"
+    assert photos.take <= set(ids) and photos.see <= set(ids), f"{engine.NAME}: take and see are slots"
+    return photos
 
 
 def rng_for(seed: int, *salt: Any) -> random.Random:

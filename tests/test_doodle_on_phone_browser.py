@@ -87,7 +87,8 @@ def test_three_phones_doodle_at_once_and_the_host_shows_every_stroke(server, bro
     host.wait_for_function("() => document.querySelector('input[name=doodle_on_phone]').checked")
     host.get_by_role("button", name="Start the game").click()
     host.wait_for_selector(".dd-card")
-    host.wait_for_selector("text=doodling on the phones")
+    for phone in phones.values():  # the phones say where to doodle, with no paper wording
+        phone.wait_for_selector("text=Get ready to doodle on this screen.")
     host.get_by_role("button", name="Start the hourglass").click()
     host.wait_for_selector("[data-hourglass][data-phase=doodle]")
     pens = {}

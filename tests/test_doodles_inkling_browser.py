@@ -62,7 +62,7 @@ def test_a_host_and_three_phones_play_a_doodles_round_to_the_reveal(server, brow
         if voter == "Ann":
             shot(phone, "doodles-phone-3-voted")
             assert voter not in [r.inner_text() for r in phone.locator(".dd-ballot-name").all()]
-    host.wait_for_selector("text=The reveal")
+    host.wait_for_selector(".in-reveal >> text=Reveal Ann's word")
     for artist in NAMES:
         host.get_by_role("button", name=f"Reveal {artist}'s word").click()
         host.wait_for_selector(f".dd-artist:not(.pending):has-text('{artist} drew')")
@@ -70,8 +70,11 @@ def test_a_host_and_three_phones_play_a_doodles_round_to_the_reveal(server, brow
             shot(host, "doodles-host-5-reveal-one")
     host.wait_for_selector("text=Next round")
     shot(host, "doodles-host-6-round-scores")
-    text = host.inner_text(".dd-reveal")
-    assert text.count("+1") >= 6  # every vote right: +1 for each voter, and the artists score
+    # Every vote right: each artist +2, each voter +1 on every doodle, and the host says so.
+    assert [t.split()[-1] for t in host.locator(".dd-tile .truth").all_inner_texts()] == ["+2", "+2", "+2"]
+    assert host.inner_text(".dd-now .dd-rule") == (
+        "Everyone guessed Cat's word: +2 for Cat (a point per guess), and +1 for every voter.")
+    assert host.locator(".dd-now .dd-votes li.right").count() == 2
     phones["Cat"].wait_for_selector(".points:has-text('+4')")  # two right votes, two players found Cat's
     shot(phones["Cat"], "doodles-phone-4-reveal")
 

@@ -126,7 +126,7 @@ def test_a_whole_doodles_game_through_the_api_with_every_screen_rendered(app, ta
     assert host["winners"] == ["Ann"]
     assert [r["name"] for r in host["ranking"]] == ["Ann", "Cat", "Ben"]
     assert {p["name"]: p["score"] for p in host["players"]} == {"Ann": 6, "Ben": -2, "Cat": 2}
-    assert "Ann wins" in page(web, t, "host") and "Final ranking" in page(web, t, "host")
+    assert "Ann wins" in page(web, t, "host") and 'class="podium' in page(web, t, "host")
     assert "Ann wins" in page(web, t, "Ben")
     refused(t, "host", "start_timer", "The game is over")
 

@@ -119,6 +119,49 @@ def test_each_phone_shows_its_own_number_and_word():
     assert you["subject"] == 3 and you["word"] == words[2]
 
 
+def dealt(n_rounds=20, seed=3, **options) -> list[tuple[str, ...]]:
+    """The subject cards of ``n_rounds`` rounds of a game."""
+    state, cards = game(n=3, seed=seed, rounds=n_rounds, **options), []
+    while True:
+        cards.append(state.current.subject_card)
+        state = play_round(state)
+        if state.phase is doodles.Phase.OVER:
+            return cards
+        state = act(state, HOST, type="next_round")
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "pl"])
+@pytest.mark.parametrize("difficulty", ["easy", "hard"])
+def test_the_host_chooses_easy_or_hard_cards_and_every_card_comes_from_that_section(lang, difficulty):
+    # Issue 19: the deck's [easy] and [hard] sections; the engine deals from the one chosen.
+    from games import content
+
+    section = {doodles.parse_subject_card(line) for line in content.deck_sections("doodles_subjects", lang)[difficulty]}
+    for seed in (1, 2, 3):
+        cards = dealt(seed=seed, difficulty=difficulty, language=lang)
+        assert len(set(cards)) == 20, "no card twice in a game of 20 rounds"
+        assert set(cards) <= section
+    assert set(doodles.subject_deck(lang, difficulty)) == section
+
+
+def test_mixed_cards_are_the_whole_deck_dealt_as_before_both_sections_in_one_game():
+    cards = dealt(seed=5)
+    assert dealt(seed=5, difficulty="mixed") == cards
+    # As the app dealt them before the sections: the whole deck shuffled with the game's seed.
+    deck = list(doodles.subject_deck())
+    doodles.rng_for(5, "subject_cards").shuffle(deck)
+    assert cards == deck[:20]
+    easy, hard = set(doodles.subject_deck("en", "easy")), set(doodles.subject_deck("en", "hard"))
+    assert set(cards) & easy and set(cards) & hard and set(doodles.subject_deck()) == easy | hard
+
+
+def test_the_difficulty_leaves_a_physical_card_to_the_host():
+    state = game(subject_cards="physical", difficulty="hard")
+    assert state.current.subject_card == ()
+    state = act(state, HOST, type="subject_card", words=["stool", "chair", "bench"])
+    assert state.current.subject_card == ("stool", "chair", "bench")
+
+
 def test_replaying_the_same_seed_deals_the_same_cards_and_tokens():
     assert game(seed=42) == game(seed=42)
     assert len({game(seed=seed).current for seed in range(10)}) > 1
@@ -444,6 +487,86 @@ def test_the_reveal_goes_artist_by_artist_clockwise_from_the_first_player():
     order = [r["name"] for r in doodles.view(state, TABLE)["reveal"]["revealed"]]
     assert order == ["Ann", "Ben", "Cai", "Dee"]
     refused(state, HOST, match="Every doodle", type="reveal")
+
+
+def test_each_revealed_doodle_says_which_rule_scored_its_artist_and_who_guessed_it():
+    # Issue 15 §2: the reasons as data, for the host's sentence.
+    state = game(tokens=(1, 2, 3, 1))
+    state = vote_all(to_vote(state), {
+        "Ann": {"Ben": 1, "Cai": 3, "Dee": 1},
+        "Ben": {"Ann": 1, "Cai": 3, "Dee": 2},
+        "Cai": {"Ann": 1, "Ben": 1, "Dee": 3},
+        "Dee": {"Ann": 1, "Ben": 3, "Cai": 3},
+    })
+    state = reveal_all(state)
+    entries = {e["name"]: e for e in doodles.view(state, HOST)["reveal"]["revealed"]}
+    assert (entries["Ann"]["rule"], entries["Ann"]["guessers"], entries["Ann"]["missers"]) == (
+        "doodle_guessed", ["Ben", "Cai", "Dee"], [])  # everyone
+    assert (entries["Ben"]["rule"], entries["Ben"]["guessers"], entries["Ben"]["missers"]) == (
+        "nobody_guessed", [], ["Ann", "Cai", "Dee"])  # the -2
+    assert entries["Ben"]["artist_points"] == -2
+    assert (entries["Cai"]["rule"], entries["Cai"]["guessers"], entries["Cai"]["missers"]) == (
+        "doodle_guessed", ["Ann", "Ben", "Dee"], [])
+    assert (entries["Dee"]["guessers"], entries["Dee"]["missers"]) == (["Ann"], ["Ben", "Cai"])
+    assert entries["Dee"]["artist_points"] == 1
+
+
+def test_each_phone_gets_its_own_points_of_the_round_reason_by_reason_as_they_are_revealed():
+    state = game(tokens=(1, 2, 3, 1))
+    words = state.current.subject_card
+    state = vote_all(to_vote(state), {
+        "Ann": {"Ben": 1, "Cai": 3, "Dee": 1},
+        "Ben": {"Ann": 1, "Cai": 3, "Dee": 2},
+        "Cai": {"Ann": 1, "Ben": 1, "Dee": 3},
+        "Dee": {"Ann": 2, "Ben": 3, "Cai": 3},
+    })
+    assert doodles.view(state, seat("Ben"))["you"]["breakdown"] == []
+    state = act(state, HOST, type="reveal")  # Ann's doodle
+    ben = doodles.view(state, seat("Ben"))["you"]
+    assert ben["breakdown"] == [{"rule": "guessed_subject", "who": "Ben", "points": 1, "artist": "Ann", "vote": 1,
+                                 "subject": 1, "word": words[0], "vote_word": words[0]}]
+    assert ben["round_points"] == 1
+    state = act(state, HOST, type="reveal")  # Ben's: nobody guessed it
+    ben = doodles.view(state, seat("Ben"))["you"]
+    assert ben["breakdown"][-1] == {"rule": "nobody_guessed", "who": "Ben", "points": -2, "subject": 2,
+                                    "word": words[1]}
+    assert ben["round_points"] == -1
+    dee = doodles.view(state, seat("Dee"))["you"]
+    assert [(r["rule"], r["points"]) for r in dee["breakdown"]] == [("wrong_guess", -1), ("wrong_guess", -1)]
+    assert dee["breakdown"][0]["vote_word"] == words[1] and dee["breakdown"][0]["word"] == words[0]
+    state = reveal_all(state)
+    for p in state.players:
+        you = doodles.view(state, p.seat)["you"]
+        assert sum(r["points"] for r in you["breakdown"]) == you["round_points"] == scores(state)[p.name]
+        assert len(you["breakdown"]) == 4  # three votes and their own doodle
+    ann = doodles.view(state, seat("Ann"))["you"]["breakdown"]
+    assert ann[0] == {"rule": "doodle_guessed", "who": "Ann", "points": 2, "subject": 1, "guessers": ["Ben", "Cai"],
+                      "word": words[0]}
+
+
+def test_the_running_scores_share_a_place_when_level_on_points():
+    state = game(tokens=(1, 2, 3, 1))
+    state = vote_all(to_vote(state), everyone_votes(NAMES[:4], 1))
+    state = act(state, HOST, type="reveal")  # Ann's: everyone guessed it, +3; the voters +1 each
+    board = doodles.view(state, TABLE)["scoreboard"]
+    assert [(r["place"], r["name"], r["score"]) for r in board] == [
+        (1, "Ann", 3), (2, "Ben", 1), (2, "Cai", 1), (2, "Dee", 1)]
+    assert [r["seat"] for r in board] == [seat(n) for n in ("Ann", "Ben", "Cai", "Dee")]
+
+
+def test_the_final_ranking_carries_the_tie_break_figure_of_the_reading_chosen():
+    for rule, key in (("doodles_guessed", "guessed"), ("right_guesses", "right_guesses")):
+        state = game(tokens=(1, 2, 3, 1), rounds=1, tie_break=rule)
+        state = reveal_all(vote_all(to_vote(state), {
+            "Ann": {"Ben": 3, "Cai": 2, "Dee": 1}, "Ben": {"Ann": 3, "Cai": 3, "Dee": 1},
+            "Cai": {"Ann": 2, "Ben": 3, "Dee": 1}, "Dee": {"Ann": 2, "Ben": 3, "Cai": 1}}))
+        rows = doodles.view(state, TABLE)["ranking"]
+        assert all(r["figure"] == r[key] for r in rows), rule
+
+
+def test_the_lobby_says_which_reading_of_the_tie_break_applies():
+    assert doodles.lobby_view(players(3), {}) == {"tie_break_rule": "doodles_guessed"}
+    assert doodles.lobby_view(players(3), {"tie_break": "right_guesses"}) == {"tie_break_rule": "right_guesses"}
 
 
 def test_the_reveal_waits_for_every_vote():
@@ -836,6 +959,7 @@ def test_actions_before_their_phase_are_refused():
         ({"doodle_on_phone": "yes"}, "on or off"),
         ({"timer_seconds": 5}, "seconds"),
         ({"language": "de"}, "English"),
+        ({"difficulty": "medium"}, "easy"),
         ({"colour": "red"}, "no option"),
     ],
 )
@@ -852,6 +976,7 @@ def test_options_have_defaults():
         "timer_seconds": 30,
         "language": "en",
         "tie_break": "doodles_guessed",  # issue 15 §3: the reading of the tie-break, today's by default
+        "difficulty": "mixed",  # issue 19: both sections of the deck, as the app always dealt them
     }
     assert normalize_options(doodles.Options, None) == doodles.OPTIONS
     assert doodles.player_range({}) == (3, 7)

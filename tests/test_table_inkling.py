@@ -117,6 +117,8 @@ def test_six_players_with_virtual_ink_spell_guess_draw_and_end_on_a_tie_the_gues
     # Ann lays four cards on her phone in an order that is not her hand's: the host shows them in
     # the order tapped, left to right.
     hand = room.view("Ann")["you"]["hand"]
+    ann.on("console", lambda m: print("CONSOLE", m.text))
+    ann.evaluate("""() => document.addEventListener('click', e => console.log('click', e.clientX, e.clientY, JSON.stringify(document.querySelector('[data-board]').getBoundingClientRect()), e.target.className, e.target.dataset.laid||e.target.dataset.card||e.target.dataset.tool), true)""")
     order = [3, 0, 6, 1]
     for k in order:
         ann.locator(f'[data-hand] [data-card="{hand[k]["card"]}"]').click()

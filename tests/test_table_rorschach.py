@@ -7,7 +7,9 @@ alone, blots nobody picked), a round without a token (the speed round's offer an
 blot, each chosen by the table), the round after it with a blot fewer, and the end where two
 players complete their colours at once and share the win (the rulebook has no tie-break), then the
 closed table. With the box's cards and both variants by chance: the number tokens instead of
-pictures, the notes of a blot removed and a blot replaced by chance, and a single winner. Then the
+pictures, the longest reveal (a match of two, six players alone: every blot picked), the notes of a
+blot removed and a blot replaced by chance, and a single winner. Each phase also checks that no
+phone offers the next question (the host screen's move only). Then the
 score-only helper's pages on a tablet held upright (768x1024). SCREENSHOTS=dir keeps each screen.
 """
 
@@ -23,8 +25,10 @@ pytestmark = pytest.mark.browser
 EIGHT = ("Ann", "Benedetta", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana")
 LETTERS = dict(zip(EIGHT, "RBGYPOWK"))  # the dice in seating order: red, blue, green, yellow, ...
 RS_READS = READS + ", .rs-group, .rs-matrix [data-reads], .rs-question, .rs-waiting, .podium .winners"
-# Round 1 of both games: a match of four, a match of two, two players alone, three blots nobody picked.
+# Round 1: a match of four, a match of two, two players alone, three blots nobody picked.
 FIRST = {"Ann": 1, "Benedetta": 1, "Cleo": 1, "Dan": 1, "Eve": 2, "Finn": 2, "Gus": 3, "Hana": 4}
+# The longest reveal: a match of two and six players alone, every blot picked.
+SCATTERED = {"Ann": 1, "Benedetta": 1, "Cleo": 2, "Dan": 3, "Eve": 4, "Finn": 5, "Gus": 6, "Hana": 7}
 
 
 class Walk:
@@ -194,15 +198,16 @@ def test_the_box_cards_at_eight_with_both_variants_by_chance_end_with_one_winner
     assert "Read the question card aloud" in text(host, ".rs-question")
     assert text(host, ".rs-setup") == ("Deal the blots face up, one beside each number token. "
                                        "7 blots on the table, numbered 1 to 7.")
-    walk.pick_all(FIRST)
-    walk.check("1-reveal")
-    assert "Gus was alone on blot 3: a token of their own colour." in said(host).values()
+    walk.pick_all(SCATTERED)
+    walk.check("1-reveal-seven-blots")
+    assert len(said(host)) == 7 and said(host)[6] == "Gus was alone on blot 6: a token of their own colour."
+    assert said(host)[1] == "Ann and Benedetta matched on blot 1: each takes the other's colour."
     discard = room.view()["rotating"]["discard"]
     assert text(host, ".rs-after") == f"Rotating blots: blot {discard} is replaced next round."
     assert host.get_by_role("button", name="New question read →").is_enabled()
     room.act("host", "next_round", round=2)
 
-    walk.pick_all(FIRST)
+    walk.pick_all(SCATTERED)
     walk.check("2-reveal-no-token")
     view = room.view()
     removal, discard = view["speed"]["removal"], view["rotating"]["discard"]
@@ -213,8 +218,8 @@ def test_the_box_cards_at_eight_with_both_variants_by_chance_end_with_one_winner
     walk.check("3-picking")
     blots = [b["number"] for b in room.view()["blots"]]
     assert len(blots) == 6 and removal not in blots
-    # Everyone but Hana on one blot: Gus takes the six colours of the others with him; Hana alone
-    # already holds her own colour.
+    # Everyone but Hana on one blot: Gus takes the six colours of the others with him (7 of 8);
+    # Hana alone already holds her own colour.
     first, second = blots[0], blots[1]
     walk.pick_all({name: second if name == "Hana" else first for name in EIGHT})
     walk.check("3-reveal")

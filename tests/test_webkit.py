@@ -106,6 +106,10 @@ def test_dixit_phone_in_webkit(phone, webkit_server):
     phone.wait_for_text("Dan")  # the lobby follows the table too
 
     took = started(api, phone, ".pad button[data-action]")
+    # Ben's turn: sound.js buzzes (navigator.vibrate, which WebKit lacks) and chimes (no sound
+    # before a tap): both must pass quietly.
+    phone.wait(lambda d: d.execute_script("return document.documentElement.dataset.lastCue") == "turn",
+               "the cue that it is Ben's turn")
     phone.tap_action(type="claim", position=2)  # Ben's card lies second
     phone.wait_for(".pad button.chosen")
     assert phone.driver.find_element("css selector", ".pad button.chosen").text.strip() == "2"

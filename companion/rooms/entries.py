@@ -2,9 +2,9 @@
 
 A game's moves are declared by its engine (``engine.ACTIONS``); these are the room's own: the host's
 lobby and table actions, and the entries the server itself writes (a room created, a phone joining
-or asking for a seat). Every entry is read with its model when it is made and when the log is
-replayed, so an entry with a field it does not have, a value of the wrong kind or a size beyond its
-bound is refused with a sentence and never stored.
+or asking for a seat, a photo taken). Every entry is read with its model when it is made and when
+the log is replayed, so an entry with a field it does not have, a value of the wrong kind or a size
+beyond its bound is refused with a sentence and never stored.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, TypeAdapter, ValidationError
 
-from games.base import N_, MAX_PLAYERS, Actor, Declared, Say, Text, field_refusal, read_model
+from games.base import N_, MAX_PLAYERS, PHOTO_SLOT, Actor, Declared, Say, Text, field_refusal, read_model
 
 LANGUAGES = ("en", "it", "pl")
 NAME_INPUT = 200  # the most characters a typed name may have before it is cleaned (rooms/names.py)
@@ -145,14 +145,25 @@ class SetLanguage(Entry):
     host_only = True
 
 
+class Photo(Entry):
+    """A photo taken for one of the game's photo slots (the server's entry, ``companion/photos/``):
+    the image is stored beside the log, in the same transaction; the entry says only which slot
+    and the SHA-256 of the stored image, so that the screens learn of it as of any change."""
+
+    type: Literal["photo"]
+    slot: Annotated[str, Field(strict=True, max_length=128, pattern=f"^{PHOTO_SLOT.pattern}$"),
+                    Say("There is no such photo here.")]
+    digest: HASH
+
+
 ENTRIES: dict[str, type[Entry]] = {
     model.model_fields["type"].annotation.__args__[0]: model  # type: ignore[union-attr]
     for model in (Create, Join, Request, Rename, Remove, Reorder, SetOptions, Start, Admit, AddPlayer,
-                  Dismiss, Undo, End, SetLanguage)
+                  Dismiss, Undo, End, SetLanguage, Photo)
 }
 # The entries a client may send as actions (the others are the server's own).
 HOST_ACTIONS = frozenset(kind for kind, model in ENTRIES.items() if model.host_only)
-SERVER_ENTRIES = frozenset({"create", "join", "request"})
+SERVER_ENTRIES = frozenset({"create", "join", "request", "photo"})
 _ADAPTERS = {kind: TypeAdapter(model) for kind, model in ENTRIES.items()}
 
 

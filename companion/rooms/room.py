@@ -12,8 +12,8 @@ import secrets
 from dataclasses import dataclass, field
 
 from games import GAMES
-from games.base import (HOST, Player, RuleError, evolve, late_arrival_refusal, normalize_options, require,
-                        takes_late_arrivals)
+from games.base import (HOST, Player, RuleError, evolve, late_arrival_refusal, normalize_options, photos_of,
+                        require, takes_late_arrivals)
 
 from companion.rooms import entries
 from companion.rooms.entries import HOST_ACTIONS
@@ -104,6 +104,9 @@ class Room:
     departed: tuple[tuple[str, str], ...] = ()
     ended: bool = False
     language: str = "en"  # the room's language: the pages' text, and the card decks of engines that have one
+    # (slot, who took it, the SHA-256 of the image) of each photo of paper kept beside the log
+    # (companion/photos/), in the order they were first taken.
+    photos: tuple[tuple[str, object, str], ...] = ()
 
     @property
     def engine(self):
@@ -320,7 +323,8 @@ def _undo(room, entry, at):
     require(room.started, "There is nothing to undo.")
     if not room.moves:
         # Nothing played yet: the start itself is taken back, and the table is in the lobby again.
-        return evolve(room, state=None, seed=None, start_players=())
+        # The photos go with it: a new start makes the same slots anew.
+        return evolve(room, state=None, seed=None, start_players=(), photos=())
     actor, action, _ = room.moves.last
     kept = room.moves.without_last()
     room = evolve(room, state=_replayed(room, kept), moves=kept)
@@ -362,6 +366,16 @@ def new_player_refusal(room: Room) -> RuleError | None:
     return late_arrival_refusal(room.engine, room.state) if room.started else None
 
 
+def _photo(room, entry, at):
+    """A photo taken (its image stored beside the log): the game's ``photos`` says whether the
+    taker may take that slot now; a new photo replaces the slot's old one."""
+    require(entry.slot in photos_of(room.engine, room.state, entry.by).take, "You can't take that photo now.")
+    photo = (entry.slot, entry.by, entry.digest)
+    if any(p[0] == entry.slot for p in room.photos):
+        return evolve(room, photos=tuple(photo if p[0] == entry.slot else p for p in room.photos))
+    return evolve(room, photos=room.photos + (photo,))
+
+
 def _end(room, entry, at):
     return evolve(room, ended=True, requests=())
 
@@ -370,6 +384,7 @@ _HANDLERS = {
     "create": _create, "join": _join, "request": _request, "rename": _rename, "remove": _remove,
     "reorder": _reorder, "options": _options, "start": _start, "admit": _admit,
     "add_player": _add_player, "dismiss": _dismiss, "undo": _undo, "end": _end, "language": _language,
+    "photo": _photo,
 }
 assert set(_HANDLERS) == set(entries.ENTRIES)
 

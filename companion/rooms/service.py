@@ -17,6 +17,7 @@ from companion.live import cooperative
 from companion.rooms import room as rooms
 from companion.rooms.entries import LANGUAGES
 from companion.live.changes import Changes
+from companion.photos.service import view_of as photo_view
 from companion.storage.sqlite import StaleVersion
 
 # Easy to read aloud and type: no 0/O, 1/I/L, 5/S, 2/Z.
@@ -113,16 +114,20 @@ class Rooms:
         """Record ``action`` by ``actor``; returns the room after it (unchanged for a repeat)."""
         return self._record(code, actor, action, expected_version)[0]
 
-    def act_with_token(self, code: str, hashed: str, action: dict, expected_version: int | None = None):
+    def act_with_token(self, code: str, hashed: str, action: dict, expected_version: int | None = None,
+                       beside=None):
         """Record ``action`` by whoever the token (its hash) names in the room at the moment the
-        action is recorded; returns the room after it and that actor, or raises NotSeated."""
-        return self._record(code, None, action, expected_version, hashed)
+        action is recorded; returns the room after it and that actor, or raises NotSeated.
+        ``beside(tx, entry, now)``, when given, writes what goes beside the log with the entry (a
+        photo's image, companion/photos/), in the same transaction, once the room has accepted it."""
+        return self._record(code, None, action, expected_version, hashed, beside)
 
     def wait(self, code: str, version: int, seconds: float) -> None:
         """Hold a poll until room ``code`` moves on from ``version``, at most ``seconds``."""
         self.changes.wait(code, version, seconds)
 
-    def _record(self, code, actor, action, expected_version=None, hashed=None) -> tuple[rooms.Room, object]:
+    def _record(self, code, actor, action, expected_version=None, hashed=None,
+                beside=None) -> tuple[rooms.Room, object]:
         body = dict(action)
         body["by"] = actor
         if body.get("type") == "start":
@@ -148,6 +153,10 @@ class Rooms:
             changed = rooms.apply_entry(room, entry, now)
             if changed is room or changed == room:
                 return room, entry["by"]
+            if beside is not None:
+                beside(tx, entry, now)
+            if changed.ended and not room.ended:
+                tx.drop_photos()  # a closed table keeps no photos: nobody will see them again
             tx.append(version + 1, now, entry)
             room = tx.shared[code] = evolve(changed, version=version + 1)
             tx.on_commit(lambda: self._committed(room, created))
@@ -184,7 +193,12 @@ class Rooms:
 
     @staticmethod
     def view(room: rooms.Room, viewer) -> dict:
-        return rooms.view(room, viewer)
+        """What ``viewer`` may see of the room (``rooms.view``), with the photos they may take and see."""
+        out = rooms.view(room, viewer)
+        photos = photo_view(room, viewer)
+        if photos is not None:
+            out["photos"] = photos
+        return out
 
 
 __all__ = ["Rooms", "NoSuchRoom", "NotSeated", "StaleVersion", "HOST"]

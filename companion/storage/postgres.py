@@ -11,6 +11,10 @@ The schema is created on first start and upgraded in place: ``schema_version`` h
 the last step of ``MIGRATIONS`` applied, and the steps run under an advisory lock so that servers
 starting together apply each step once.
 
+A room's photos of paper are rows of ``photos`` beside its log, as in ``sqlite.py`` (the write job
+that appends a ``photo`` entry stores the image in the same transaction, holding the room's lock);
+``ON DELETE CASCADE`` deletes them with their room.
+
 PostgreSQL commits concurrent transactions with one WAL flush on its own, so there is no group
 commit of ours here. Every appended entry sends ``NOTIFY companion_rooms, '<code> <version>'``;
 each worker process of every server listens (:meth:`PostgresStore.watch`), which is how a long poll
@@ -36,7 +40,7 @@ import psycopg
 from psycopg.types.json import Json
 from psycopg_pool import ConnectionPool
 
-from companion.storage.sqlite import Entry
+from companion.storage.sqlite import Entry, Photo
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +66,21 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (room, seq)
     );
     CREATE INDEX rooms_updated ON rooms (updated);
+    """,
+    # Photos of paper (companion/photos/): data beside the log, one per slot of a room; they go
+    # with their room.
+    """
+    CREATE TABLE photos (
+        room text NOT NULL REFERENCES rooms(code) ON DELETE CASCADE,
+        slot text NOT NULL,
+        seat bigint,
+        mime text NOT NULL,
+        digest text NOT NULL,
+        size integer NOT NULL,
+        data bytea NOT NULL,
+        at double precision NOT NULL,
+        PRIMARY KEY (room, slot)
+    );
     """,
 ]
 
@@ -163,8 +182,16 @@ class PostgresStore:
         with self._conn() as conn:
             return _entries(conn, code, after)
 
+    def photo(self, code: str, slot: str) -> Photo | None:
+        """The photo in ``slot`` of room ``code``, or None when there is none."""
+        with self._conn() as conn:
+            row = conn.execute("SELECT seat, mime, digest, data, at FROM photos WHERE room = %s AND slot = %s",
+                               (code, slot)).fetchone()
+        return Photo(row[0], row[1], row[2], bytes(row[3]), row[4]) if row else None
+
     def delete_idle(self, before: float) -> int:
-        """Delete the game rooms nobody has touched since ``before`` (score sheets are kept)."""
+        """Delete the game rooms nobody has touched since ``before`` (score sheets are kept), and
+        with them their entries and photos (``ON DELETE CASCADE``)."""
         with self._conn() as conn:
             return conn.execute("DELETE FROM rooms WHERE updated < %s AND game NOT LIKE 'sheet:%%'",
                                 (before,)).rowcount
@@ -236,6 +263,24 @@ class Writer:
     def entries(self, after: int = 0) -> list[Entry]:
         """The room's entries after ``after``, this transaction's own included."""
         return _entries(self._conn, self.code, after)
+
+    def photo_usage(self, except_slot: str = "") -> tuple[int, int]:
+        """How many photos the room keeps and their bytes, leaving out the one in ``except_slot``."""
+        row = self._conn.execute("SELECT COUNT(*), COALESCE(SUM(size), 0) FROM photos WHERE room = %s AND slot <> %s",
+                                 (self.code, except_slot)).fetchone()
+        return int(row[0]), int(row[1])
+
+    def put_photo(self, slot: str, seat: int | None, mime: str, digest: str, data: bytes, at: float) -> None:
+        """Keep ``data`` as the room's photo in ``slot``, in place of any photo there."""
+        self._conn.execute(
+            "INSERT INTO photos (room, slot, seat, mime, digest, size, data, at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+            " ON CONFLICT (room, slot) DO UPDATE SET seat = EXCLUDED.seat, mime = EXCLUDED.mime,"
+            " digest = EXCLUDED.digest, size = EXCLUDED.size, data = EXCLUDED.data, at = EXCLUDED.at",
+            (self.code, slot, seat, mime, digest, len(data), data, at))
+
+    def drop_photos(self) -> int:
+        """Delete every photo of the room; how many there were."""
+        return self._conn.execute("DELETE FROM photos WHERE room = %s", (self.code,)).rowcount
 
     def append(self, seq: int, at: float, body: dict) -> None:
         """Record entry number ``seq``; the primary key refuses a second entry with one number."""

@@ -26,6 +26,12 @@ back-off (1, 2, 5, 10 … 100 ms), by a queue that wakes the next writer as soon
 lists the rooms stamped after a given stamp: one indexed query tells a process which rooms other
 processes have changed (see ``companion/live/changes.py``).
 
+**Photos.** A room's photos of paper (``companion/photos/``) are data beside its log, in ``photos``:
+one row per slot, a new photo replacing the old, written by a write job's own statements
+(:meth:`Writer.put_photo`) in the transaction that appends the small ``photo`` entry telling the
+screens (the entry carries the slot and the image's digest, never its bytes). They are deleted with
+their room (:meth:`SQLiteStore.delete_idle`), or by :meth:`Writer.drop_photos`.
+
 Under gevent workers (``companion/live/cooperative.py``) the wait for another process's ``flock`` runs in a
 native thread, so that a process serves its other requests meanwhile, and so does the checkpoint
 that copies the write-ahead log into the database (once a second at most, instead of inside the
@@ -62,6 +68,19 @@ SCHEMA = (
         body TEXT NOT NULL,
         PRIMARY KEY (room, seq)
     ) WITHOUT ROWID""",
+    # Photos of paper (companion/photos/): data beside the log, never entries of it; one per slot
+    # of a room, a new one replacing the old. A rowid table: its rows are tens of kilobytes.
+    """CREATE TABLE IF NOT EXISTS photos (
+        room TEXT NOT NULL REFERENCES rooms(code),
+        slot TEXT NOT NULL,
+        seat INTEGER,
+        mime TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (room, slot)
+    )""",
 )
 
 # Upgrades of a database made by an earlier release, applied in order; each is skipped when done.
@@ -89,6 +108,17 @@ class Entry(NamedTuple):
     seq: int
     at: float
     body: dict
+
+
+class Photo(NamedTuple):
+    """A stored photo: who took it (a seat; None for the host), its type, the SHA-256 of its bytes
+    in hex, the bytes, and when it was taken."""
+
+    seat: int | None
+    mime: str
+    digest: str
+    data: bytes
+    at: float
 
 
 class StaleVersion(Exception):
@@ -192,6 +222,10 @@ class SQLiteStore:
         """The room's entries numbered after ``after``, in order."""
         return _entries(self._db, code, after)
 
+    def photo(self, code: str, slot: str) -> Photo | None:
+        """The photo in ``slot`` of room ``code``, or None when there is none."""
+        return _photo(self._db, code, slot)
+
     def last_stamp(self) -> int:
         """The stamp of the latest change to any room (0 before any)."""
         return self._db.execute("SELECT COALESCE(MAX(stamp), 0) FROM rooms").fetchone()[0]
@@ -242,6 +276,7 @@ class SQLiteStore:
 
         def delete(tx: Writer) -> int:
             tx.db.execute(f"DELETE FROM entries WHERE room IN ({idle})", (before,))
+            tx.db.execute(f"DELETE FROM photos WHERE room IN ({idle})", (before,))
             return tx.db.execute(f"DELETE FROM rooms WHERE code IN ({idle})", (before,)).rowcount
 
         return self.write("", delete)
@@ -454,6 +489,20 @@ class Writer:
         if info is not None:
             self._rooms[self.code] = (info[0], seq, info[2])
 
+    def photo_usage(self, except_slot: str = "") -> tuple[int, int]:
+        """How many photos the room keeps and their bytes, leaving out the one in ``except_slot``."""
+        return self.db.execute("SELECT COUNT(*), COALESCE(SUM(size), 0) FROM photos WHERE room = ? AND slot != ?",
+                               (self.code, except_slot)).fetchone()
+
+    def put_photo(self, slot: str, seat: int | None, mime: str, digest: str, data: bytes, at: float) -> None:
+        """Keep ``data`` as the room's photo in ``slot``, in place of any photo there."""
+        self.db.execute("INSERT OR REPLACE INTO photos (room, slot, seat, mime, digest, size, data, at)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (self.code, slot, seat, mime, digest, len(data), data, at))
+
+    def drop_photos(self) -> int:
+        """Delete every photo of the room; how many there were."""
+        return self.db.execute("DELETE FROM photos WHERE room = ?", (self.code,)).rowcount
+
     def _undo(self) -> None:
         """Take back everything this job of a batch did: its statements, its appends, and what the
         transaction's rooms became through them."""
@@ -500,6 +549,12 @@ def _switch_to_wal(db: sqlite3.Connection, tries: int = 100) -> None:
 def _room(db: sqlite3.Connection, code: str) -> tuple[str, int, float] | None:
     row = db.execute("SELECT game, version, created FROM rooms WHERE code = ?", (code,)).fetchone()
     return (row[0], row[1], row[2]) if row else None
+
+
+def _photo(db: sqlite3.Connection, code: str, slot: str) -> Photo | None:
+    row = db.execute("SELECT seat, mime, digest, data, at FROM photos WHERE room = ? AND slot = ?",
+                     (code, slot)).fetchone()
+    return Photo(row[0], row[1], row[2], bytes(row[3]), row[4]) if row else None
 
 
 def _entries(db: sqlite3.Connection, code: str, after: int) -> list[Entry]:

@@ -29,6 +29,8 @@ LIMITS = {
     "api.join": "120/minute",
     "pages.join": "120/minute",
     "wifi.save": "20/minute;200/day",  # each new browser takes a place in the instance's list
+    # A photo is up to 400 KB to check and keep: a café's tables photograph a doodle each a round.
+    "photos.take": "60/minute;1200/hour",
 }
 WRONG_CODES = parse("30/minute")  # room codes that name no room, per client
 
