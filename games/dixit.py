@@ -59,10 +59,11 @@ Readings chosen where the rulebook leaves room:
    points; the storyteller passes to the left as before, so the newcomer tells a story when the
    rotation reaches them. The seat limit holds (6, or 8 with the extended counts), and the deal
    must leave a card in the pile (a deal that empties it would end the game at once). A fourth
-   player at a table of three ends the three-player rule: hands are 6 cards from then on, so each
-   of the three puts one card back under the pile. The end is still the refill that draws the last
-   card: the pile is what is neither laid in a round played nor in a hand (84 minus the cards laid
-   minus a full hand each), so the rounds left follow the new player count.
+   player at a table of three ends the three-player rule: hands are 6 cards from then on, so the
+   refill after that reveal goes to 6 (whoever already drew a seventh card puts it back under the
+   pile), and everyone lays one card from the next round. The end is still the refill that draws
+   the last card: the pile is what is neither laid in a round played nor in a hand (84 minus the
+   cards laid minus a full hand each), so the rounds left follow the new player count.
 
 The app derives the running scores and the draw pile from the history of scored rounds, so the
 totals always equal the sum of the rounds shown. Scoring is ``score_round``, a pure function of
@@ -511,8 +512,7 @@ def _set_storyteller(state: State, actor: Any, action: SetStoryteller, now: floa
 ACTIONS = Actions(TITLE, {Claim: _claim, Vote: _vote, NextRound: _next_round, SetStoryteller: _set_storyteller})
 
 LATE_ARRIVAL = N_("Between rounds: the new player sits between the last seat and the first, is dealt a "
-                  "full hand and starts at 0 points. (At a table of three, each of the three puts one "
-                  "card back under the pile: hands are 6 cards from then on.)")
+                  "full hand and starts at 0 points; everyone refills to the hand this screen shows.")
 
 
 def seat_joins(state: State, player: Player) -> State:

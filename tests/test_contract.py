@@ -6,7 +6,9 @@ the start to the end, with at every step
 - the state rebuilt from the log as JSON equal to the live state, and ``apply`` never changing its input;
 - every sampled legal move accepted;
 - the secrecy of every declared secret move: two plays that differ only in one seat's secret look
-  the same to everyone else until the reveal, and so do the answers to everyone else's moves;
+  the same to everyone else until the reveal, and so do the answers to everyone else's moves (and
+  the photo slots each may take and see, for a game that takes photos of paper);
+- for such a game, the same photo slots for every viewer, well formed, none for the table to take;
 
 and at the end, no legal move. Junk moves (hypothesis) are refused with a RuleError and nothing else.
 """
@@ -24,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import GAMES
-from games.base import ENVELOPE, HOST, TABLE, Engine, Player, RuleError, read_options
+from games.base import ENVELOPE, HOST, TABLE, Engine, Player, RuleError, photos_of, read_options
 
 MAX_STEPS = 4000
 CONTRACT = sorted(GAMES)
@@ -93,6 +95,12 @@ def check_views(engine: Engine, state: Any, players: list[Player]) -> None:
         assert set(view["can"]) <= set(engine.ACTIONS.models)
         if viewer in (TABLE, HOST):
             assert all(engine.ACTIONS.models[k].by != "seat" for k in view["can"])
+    # Photos of paper (optional): the same slots for everyone (photos_of checks each answer's shape),
+    # whose paper a seat at the table, and nothing for the table to take.
+    photos = {viewer: photos_of(engine, state, viewer) for viewer in viewers(players)}
+    assert len({p.slots for p in photos.values()}) == 1
+    assert all(s.seat is None or s.seat in seats for s in photos[TABLE].slots)
+    assert photos[TABLE].take == frozenset()
     assert set(engine.waiting_for(state)) <= set(seats)
 
 
@@ -128,6 +136,7 @@ def check_secrecy(engine: Engine, state: Any, moves: list, players: list[Player]
         others = [v for v in viewers(players) if v != seat]
         for viewer in others:
             assert engine.view(first, viewer) == engine.view(second, viewer), (seat, one, other, viewer)
+            assert photos_of(engine, first, viewer) == photos_of(engine, second, viewer), (seat, one, other, viewer)
         # Everyone else's moves are answered the same whichever secret the seat chose.
         theirs = [(a, m) for a, m in engine.legal_actions(first, now) + engine.legal_actions(second, now)
                   if a != seat and (a == HOST or engine.ACTIONS.models[m["type"]].secret)]

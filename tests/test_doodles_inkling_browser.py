@@ -89,12 +89,15 @@ def test_a_host_and_three_phones_play_inkling_rounds_of_guessing(server, browser
     cards = {}
     for name, phone in phones.items():
         phone.wait_for_selector(".ik-card .clue")
-        cards[name] = [c.inner_text().split(" ", 1)[1].strip() for c in phone.locator(".ik-card .clue").all()]
+        cards[name] = [c.inner_text().split(None, 1)[1].strip() for c in phone.locator(".ik-card .clue").all()]
         assert len(cards[name]) == 6
         assert phone.locator(".ik-hand .ink").count() == 8
-    phones["Ann"].locator(".ik-hand .ink").nth(0).click()
+    # Two letters tapped lie on the host screen in the order tapped (a laid card leaves the hand).
+    first, second = (phones["Ann"].locator(".ik-hand .ink").nth(k).inner_text() for k in (1, 0))
     phones["Ann"].locator(".ik-hand .ink").nth(1).click()
-    host.wait_for_function("() => document.querySelectorAll('.ik-layout .ink').length === 2")
+    phones["Ann"].locator(".ik-hand .ink:not([hidden])").nth(0).click()
+    host.wait_for_function("() => document.querySelectorAll('.ik-board .ink').length === 2")
+    assert [c.inner_text() for c in host.locator(".ik-seat:first-child .ik-board .ink").all()] == [first, second]
     shot(phones["Ann"], "inkling-phone-1-arrange")
     for phone in phones.values():
         phone.get_by_role("button", name="Done arranging").click()
@@ -121,9 +124,10 @@ def test_a_host_and_three_phones_play_inkling_rounds_of_guessing(server, browser
     host.wait_for_selector("text=Put back and draw ink cards")
     ann.wait_for_selector("text=Put back up to two ink cards")
     hand = ann.locator(".ik-hand .ink")
+    assert ann.locator(".ik-hand .ink.chosen").count() == 0  # the two laid out are not chosen
     hand.nth(0).click(), hand.nth(1).click(), hand.nth(2).click()
-    ann.wait_for_selector("#toast.show")
-    assert "at most 2" in ann.inner_text("#toast")
+    ann.wait_for_selector("[data-hint]:has-text('at most 2')")  # said beside the hand, not over the buttons
+    assert ann.locator(".ik-hand .ink.chosen").count() == 2
     shot(ann, "inkling-phone-3-put-back")
     ann.get_by_role("button", name="Put back the chosen cards").click()
     ann.wait_for_selector("text=You put back 2 cards")

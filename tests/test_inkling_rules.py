@@ -813,6 +813,45 @@ def test_an_accepted_near_miss_is_named_in_its_reason():
          "guess": "atention", "accepted": True}]
 
 
+def test_an_ink_score_names_the_words_of_mine_each_neighbour_found():
+    """Rulebook, "Scoring Example": Kierri's ink is Pete's 7 (life, evidence, situation) and
+    Andrea's 5 (control, evidence); the phones say which words it comes from (issue 15)."""
+    score = inkling.score_game(["Kierri", "Pete", "Andrea"], {"Kierri": KIERRI, "Pete": PETE, "Andrea": ANDREA},
+                               KIERRI_GUESSES)
+    ink = {r.detail["neighbour"]: r for r in score.reasons if r.rule == "ink_score" and r.who == "Kierri"}
+    assert [(w["word"], w["points"]) for w in ink["Pete"].detail["words"]] == [("life", 1), ("evidence", 3),
+                                                                              ("situation", 3)]
+    assert [(w["word"], w["points"]) for w in ink["Andrea"].detail["words"]] == [("control", 2), ("evidence", 3)]
+    for reason in ink.values():
+        assert reason.points == sum(w["points"] for w in reason.detail["words"])
+    # Scored on paper, the words are not known: the reason says only whose guessing it is.
+    paper = inkling.score_from_guessing(["Kierri", "Pete", "Andrea"], {
+        "Kierri": {"Pete": 4, "Andrea": 6}, "Pete": {"Andrea": 1, "Kierri": 7}, "Andrea": {"Kierri": 5, "Pete": 1}})
+    assert all("words" not in r.detail for r in paper.reasons)
+
+
+def test_the_review_shows_each_clue_card_with_who_found_each_word_and_what_each_neighbour_guessed():
+    state = reviewed(("Kierri", "Pete", ["head", "atention", "nose"]), ("Andrea", "Pete", ["form"]))
+    view = inkling.view(state, HOST)
+    pete = view["scoresheets"][1]
+    assert pete["name"] == "Pete"
+    found = {c["word"]: [(f["name"], f["side"], f["points"]) for f in c["found_by"]] for c in pete["clue_card"]}
+    assert found["head"] == [("Kierri", "right", 1)] and found["form"] == [("Andrea", "left", 1)]
+    assert found["attention"] == []  # a near miss counts only once accepted
+    by = {g["name"]: g for g in pete["guessed_by"]}
+    assert [g["side"] for g in pete["guessed_by"]] == ["left", "right"]  # Andrea on Pete's left
+    assert [g["word"] for g in by["Kierri"]["guesses"]] == ["head", "atention", "nose"]
+    assert by["Kierri"]["points"] == 1 == pete["neighbours"][1]["ink"]
+    assert view["near_misses_open"] == 1
+    accepted = act(state, HOST, type="accept", guesser=seat("Kierri"), neighbour=seat("Pete"), slot=2, clue="attention")
+    view = inkling.view(accepted, HOST)
+    pete = view["scoresheets"][1]
+    attention = next(c for c in pete["clue_card"] if c["word"] == "attention")
+    assert [(f["name"], f["guess"], f["accepted"]) for f in attention["found_by"]] == [("Kierri", "atention", True)]
+    assert {g["name"]: g["points"] for g in pete["guessed_by"]} == {"Andrea": 1, "Kierri": 4}
+    assert view["near_misses_open"] == 0
+
+
 def test_scores_from_paper_give_a_guessing_score_and_an_ink_score_per_neighbour():
     score = inkling.score_from_guessing(
         ["Kierri", "Pete", "Andrea"],

@@ -141,9 +141,9 @@ def test_dixit_a_fourth_player_at_a_table_of_three_ends_the_three_player_rule():
     state = dixit.seat_joins(state, newcomer(state))
     view = dixit.view(state, TABLE)
     assert view["hand_size"] == 6 and view["cards_on_table"] == 4
-    # 84 - 4 hands of 6 - the 5 cards of round 1: each of the three put their seventh card back.
+    # 84 - 4 hands of 6 - the 5 cards of round 1: the refill after this reveal goes to 6.
     assert view["pile"] == 84 - 24 - 5
-    assert "puts one card back" in dixit.LATE_ARRIVAL
+    assert "refills to the hand this screen shows" in dixit.LATE_ARRIVAL
     state = next_round(state)
     assert dixit.view(state, 2)["you"]["cards_played"] == 1
 

@@ -37,7 +37,8 @@ def test_every_route_answers_with_the_security_headers(app, table):
         response = client.open(path.replace("{code}", t.code), method=method)
         assert_layered(response)
         seen.add(endpoint)
-    assert {"api.room_view", "api.act", "pages.host", "helper.new", "scoring.score_endpoint"} <= seen
+    assert {"api.room_view", "api.act", "pages.host", "helper.new", "scoring.score_endpoint", "photos.take",
+            "photos.image"} <= seen
 
 
 def test_the_answers_made_in_front_of_flask_are_layered_too(app, table):

@@ -278,7 +278,8 @@ def _flask_paths(app) -> set[tuple[str, str]]:
     found = set()
     for rule in app.url_map.iter_rules():
         path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
-        if not (path.startswith("/api") or path in ("/rooms/{code}/qr.svg", "/healthz", "/readyz")):
+        if not (path.startswith("/api") or path in ("/rooms/{code}/qr.svg", "/rooms/{code}/photos/{slot}",
+                                                    "/healthz", "/readyz")):
             continue
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             found.add((path, method.lower()))

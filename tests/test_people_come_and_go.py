@@ -324,3 +324,13 @@ def test_the_score_sheets_undo_asks_first_and_then_offers_redo(client):
     assert "Redo round 2" in Helper(client).client.get(helper.url).get_data(as_text=True)
     helper.dixit("Ben", usual_cards(FOUR, "Ben"), {"Ann": 1, "Cat": 1, "Dan": 1})
     assert "Redo" not in helper.page()
+
+
+def test_every_moves_undo_question_is_a_question_that_names_only_who_made_it():
+    from games import GAMES
+    for game, engine in GAMES.items():
+        for kind, model in engine.ACTIONS.models.items():
+            assert model.undone.endswith("?"), (game, kind)
+            # Only a seat's move names its player: the host or "anyone" may have made the others.
+            assert ("%(name)s" in model.undone) <= (model.by == "seat"), (game, kind)
+            assert set(re.findall(r"%\((\w+)\)s", model.undone)) <= {"name"}, (game, kind)

@@ -679,6 +679,24 @@ def test_the_live_result_carries_the_rounds_reasons():
         ("second_guess_right", "black", 1), ("second_guess_right", "white", 0)]
     assert [r["rule"] for r in rt.view(state, TABLE)["scoring_table"]] == [
         "test_right_control_right", "test_right_control_wrong", "test_wrong_control_wrong", "test_wrong_control_right"]
+    # Each reason says what it is about, by the slots on the table: the screens word it as it is.
+    first, _, second, _ = result["reasons"]
+    assert (first["row"], first["image"], first["guess"], first["control"], first["marker"]) == (2, "1", "A", "B", "A")
+    assert (second["image"], second["guess"], second["marker"]) == ("3", "C", "C")
+
+
+def test_the_view_names_the_team_in_each_role_of_the_scoring_table_and_they_swap():
+    state = table()
+    assert rt.view(state, TABLE)["roles"] == {"test": "black", "control": "white"}
+    state = act(first_guesses("B", "C"), CAT, type="next_round")  # row 3, then round 2
+    assert rt.view(state, "host")["roles"] == {"test": "white", "control": "black"}
+
+
+def test_mid_round_the_reasons_name_only_the_marker_turned_up():
+    """Before the second guess only the first image's marker is public, and so in the reasons."""
+    view = rt.view(first_guesses("A", "B"), DAN)
+    assert view["phase"] == "second_guess"
+    assert [(r["image"], r["marker"]) for r in view["result"]["reasons"]] == [("1", "A"), ("1", "A")]
 
 
 # --- standings: totals, the end, the winners, the next test team --------------------------------

@@ -345,6 +345,92 @@ def test_writers_in_several_processes_lose_and_double_nothing(store, target):
         (f"p{n}", i) for n in range(processes) for i in range(each)]
 
 
+# -- photos beside the log (companion/photos/) ---------------------------------------------------
+
+
+def put(store, code, slot, data, seat=1, entry=True):
+    """Store a photo as the app does: the image and, in the same job, the entry that tells the screens."""
+
+    def job(tx):
+        tx.put_photo(slot, seat, "image/jpeg", data.hex()[:64].ljust(64, "0"), data, time.time())
+        if entry:
+            tx.append(tx.version() + 1, time.time(), {"type": "photo", "slot": slot})
+        return tx.photo_usage()
+
+    return store.write(code, job)
+
+
+def test_a_photo_is_kept_per_slot_and_a_new_one_replaces_it(store):
+    code, other = new_code(), new_code()
+    store.create_room(code, "dixit")
+    store.create_room(other, "dixit")
+    assert store.photo(code, "table:1") is None
+    assert put(store, code, "table:1", b"\xff\xd8first") == (1, 7)
+    assert put(store, code, "doodle:1:2", b"\xff\xd8second!", seat=2) == (2, 16)
+    assert put(store, code, "table:1", b"\xff\xd8new", seat=None) == (2, 14)  # replaced, not added
+    photo = store.photo(code, "table:1")
+    assert photo.data == b"\xff\xd8new" and photo.mime == "image/jpeg" and photo.seat is None
+    assert isinstance(photo.data, bytes) and photo.at <= time.time()
+    assert store.photo(code, "doodle:1:2").seat == 2
+    assert store.photo(other, "table:1") is None  # keyed by room and slot
+    assert store.version(code) == 3  # each photo told the screens with an entry
+
+    def usage(tx):
+        return tx.photo_usage(), tx.photo_usage(except_slot="table:1")
+
+    assert store.write(code, usage) == ((2, 14), (1, 9))
+
+
+def test_a_photo_written_by_a_job_that_fails_is_not_kept(store):
+    code = new_code()
+    store.create_room(code, "dixit")
+
+    def refused(tx):
+        tx.put_photo("table:1", 1, "image/jpeg", "0" * 64, b"\xff\xd8", time.time())
+        raise RuntimeError("the room refused it")
+
+    with pytest.raises(RuntimeError):
+        store.write(code, refused)
+    assert store.photo(code, "table:1") is None and store.version(code) == 0
+
+
+def test_photos_leave_with_their_room_and_the_room_can_drop_them(store):
+    old, kept, closed = new_code(), new_code(), new_code()
+    for code in (old, kept, closed):
+        store.create_room(code, "dixit")
+        put(store, code, "table:1", b"\xff\xd8" + code.encode())
+    assert store.write(closed, lambda tx: tx.drop_photos()) == 1
+    assert store.photo(closed, "table:1") is None and store.photo(kept, "table:1") is not None
+    # Only ``old`` is idle: the others are touched again after the cut.
+    cut = time.time()
+    time.sleep(0.01)
+    for code in (kept, closed):
+        add(store, code, {"type": "again"})
+    assert store.delete_idle(cut) >= 1
+    assert store.room(old) is None and store.photo(old, "table:1") is None
+    assert store.photo(kept, "table:1").data == b"\xff\xd8" + kept.encode()
+
+
+def test_in_a_batch_a_failing_job_takes_its_photo_with_it(tmp_path):
+    store = open_store(str(tmp_path / "rooms.sqlite3"))
+    code = new_code()
+    store.create_room(code, "dixit")
+
+    def photo(slot, fail=False):
+        def run(tx):
+            tx.put_photo(slot, 1, "image/jpeg", "0" * 64, slot.encode(), time.time())
+            tx.append(tx.version() + 1, time.time(), {"type": "photo", "slot": slot})
+            if fail:
+                raise ValueError("over the room's bounds")
+            return tx.photo_usage()
+        return run
+
+    outcomes = run_queued(store, [(code, photo("a:1")), (code, photo("b:1", fail=True)), (code, photo("c:1"))])
+    assert outcomes[0] == (1, 3) and isinstance(outcomes[1], ValueError) and outcomes[2] == (2, 6)
+    assert store.photo(code, "b:1") is None and store.photo(code, "c:1").data == b"c:1"
+    assert [e.body["slot"] for e in store.entries(code)] == ["a:1", "c:1"]
+
+
 # -- the app on each store -----------------------------------------------------------------------
 
 

@@ -3,6 +3,11 @@
 Each round every player secretly picks a card from 1 to 6; when the last pick is in they are
 revealed together, and every player who picked the highest card scores a point. The first to reach
 the target (3 by default) wins; players level on points at the end share the win.
+
+Photos (the contract's optional ``photos``): while picking, each player may photograph the card
+they picked (slot ``card:<round>:<seat>``), and everyone sees them all once the round is revealed;
+the host may photograph the table (``table:<round>``) until the game is over, and everyone sees that
+photo at once.
 """
 
 from __future__ import annotations
@@ -14,9 +19,9 @@ from typing import Annotated, Any, Literal, Sequence
 from pydantic import Field
 
 from games.base import (
-    N_,
-    Action, Actions, Declared, GameOptions, Name, Player, Reason, Score, Standings, Table, envelope,
-    evolve, moves_for, ranking, read_model, read_options, require, sum_points,
+    HOST, N_,
+    Action, Actions, Declared, GameOptions, Name, PhotoSlot, Photos, Player, Reason, Score, Standings, Table,
+    envelope, evolve, is_number, moves_for, ranking, read_model, read_options, require, sum_points,
 )
 
 NAME, TITLE = "high-card", "High Card"
@@ -127,7 +132,25 @@ def view(state: State, viewer: Any) -> dict:
                     scores={seat[n]: t for n, t in standing.totals.items()}, viewer=viewer,
                     you={"pick": mine}, can=moves_for(ACTIONS, viewer, possible),
                     waiting_for=waiting_for(state), winners=standing.winners,
-                    last=state.history[-1].as_json() if state.history and state.phase is not Phase.PICKING else None)
+                    last=state.history[-1].as_json() if state.history and state.phase is not Phase.PICKING else None,
+                    standings=standing.as_json(),
+                    history=[{"round": i, "points": dict(score.points)} for i, score in enumerate(state.history, 1)])
+
+
+def photos(state: State, viewer: Any) -> Photos:
+    """The round's photo slots: each seat's card, then the table; see the module's docstring."""
+    number = len(state.history) + (1 if state.phase is Phase.PICKING else 0)
+    cards = [f"card:{number}:{p.seat}" for p in state.players]
+    table = f"table:{number}"
+    take, see = set(), {table}
+    if state.phase is Phase.PICKING and is_number(viewer):
+        take.add(f"card:{number}:{viewer}")
+    if viewer == HOST and state.phase is not Phase.OVER:
+        take.add(table)
+    if state.phase is not Phase.PICKING:
+        see |= set(cards)
+    slots = tuple(PhotoSlot(slot, p.seat) for slot, p in zip(cards, state.players)) + (PhotoSlot(table),)
+    return Photos(slots, frozenset(take), frozenset(see))
 
 
 def legal_actions(state: State, now: float = 0.0) -> list[tuple[Any, dict]]:

@@ -33,6 +33,7 @@ from games.base import HOST, PHOTO_SLOT, RuleError, is_number, photos_of, takes_
 
 from companion.live import cooperative
 from companion.photos import images
+from companion.rooms.room import game_viewer
 
 MAX_PHOTOS = 200  # photos a room keeps: 7 players' doodles for 20 rounds is 140
 MAX_BYTES = 32 * 1024 * 1024  # … and their bytes, all together
@@ -68,7 +69,7 @@ def view_of(room, viewer) -> dict | None:
     out: dict[str, dict] = {"take": {}, "see": {}, "seats": {}}
     if room.ended:
         return out
-    photos = photos_of(room.engine, room.state, viewer)
+    photos = photos_of(room.engine, room.state, game_viewer(room, viewer))  # a seat sitting out: the table
     kept = {slot: (taker, digest) for slot, taker, digest in room.photos}
     role = role_name(viewer)
     for each in photos.slots:

@@ -145,6 +145,25 @@ class SetLanguage(Entry):
     host_only = True
 
 
+class NextGame(Entry):
+    """The host picks the table's next game (when a game is over, or from the lobby): the same
+    phones stay seated, in the same order, and the finished game joins the night's scoreboard."""
+
+    type: Literal["next_game"]
+    game: Annotated[str, Field(strict=True, max_length=40), Say("Pick one of the games on the list.")]
+    options: Options = {}
+    host_only = True
+
+
+class SitOut(Entry):
+    """The host lets a seat sit the next game out (or play again), in the lobby."""
+
+    type: Literal["sit_out"]
+    seat: SeatNumber
+    out: Annotated[bool, Field(strict=True)] = True
+    host_only = True
+
+
 class Photo(Entry):
     """A photo taken for one of the game's photo slots (the server's entry, ``companion/photos/``):
     the image is stored beside the log, in the same transaction; the entry says only which slot
@@ -159,7 +178,7 @@ class Photo(Entry):
 ENTRIES: dict[str, type[Entry]] = {
     model.model_fields["type"].annotation.__args__[0]: model  # type: ignore[union-attr]
     for model in (Create, Join, Request, Rename, Remove, Reorder, SetOptions, Start, Admit, AddPlayer,
-                  Dismiss, Undo, End, SetLanguage, Photo)
+                  Dismiss, Undo, End, SetLanguage, NextGame, SitOut, Photo)
 }
 # The entries a client may send as actions (the others are the server's own).
 HOST_ACTIONS = frozenset(kind for kind, model in ENTRIES.items() if model.host_only)

@@ -12,7 +12,7 @@ import secrets
 from dataclasses import dataclass, field
 
 from games import GAMES
-from games.base import (HOST, Player, RuleError, evolve, late_arrival_refusal, normalize_options, photos_of,
+from games.base import (HOST, MAX_PLAYERS, Player, RuleError, evolve, late_arrival_refusal, normalize_options, photos_of,
                         require, takes_late_arrivals)
 
 from companion.rooms import entries
@@ -103,6 +103,10 @@ class Room:
     # "replaced" (its seat given to another phone), "removed" (its seat removed).
     departed: tuple[tuple[str, str], ...] = ()
     ended: bool = False
+    # The night: tonight's finished games, oldest first (``finished_game``), and the seats that sit
+    # the current game out (they keep their phone and their seat for the next one).
+    night: tuple[dict, ...] = ()
+    sitting_out: frozenset[int] = frozenset()
     language: str = "en"  # the room's language: the pages' text, and the card decks of engines that have one
     # (slot, who took it, the SHA-256 of the image) of each photo of paper kept beside the log
     # (companion/photos/), in the order they were first taken.
@@ -159,7 +163,8 @@ def _seat(room: Room, seat) -> Seat:
 
 
 def _players(room: Room) -> list[Player]:
-    return [Player(s.seat, s.name) for s in room.seats]
+    """Who plays the room's game: the seats in order, but those sitting it out."""
+    return [Player(s.seat, s.name) for s in room.seats if s.seat not in room.sitting_out]
 
 
 def apply_entry(room: Room, body: dict, at: float) -> Room:
@@ -174,6 +179,7 @@ def apply_entry(room: Room, body: dict, at: float) -> Room:
     require(room.started, "The game has not started yet.")
     require(actor == HOST or any(s.seat == actor for s in room.seats),
             "You are not seated in this game.")
+    require(actor not in room.sitting_out, "You sit this game out: you play again in the next one.")
     action = {k: v for k, v in body.items() if k != "by"}
     state = room.engine.apply(room.state, actor, action, at)
     if state == room.state:
@@ -210,7 +216,8 @@ def _join(room, entry, at):
     name = clean_name(entry.name)
     _check_unique(room, name)
     most = room.engine.player_range(room.options)[1]
-    require(len(room.seats) < most, "This table is full: %(game)s takes at most %(most)s players here.",
+    require(len(_players(room)) < most and len(room.seats) < MAX_PLAYERS,
+            "This table is full: %(game)s takes at most %(most)s players here.",
             game=room.engine.TITLE, most=most)
     seat = Seat(room.next_seat, name, entry.token)
     return evolve(room, seats=room.seats + (seat,), next_seat=room.next_seat + 1)
@@ -238,7 +245,7 @@ def _remove(room, entry, at):
     require(not room.started, "Seats can only be removed before the game starts.")
     seat = _seat(room, entry.seat)
     return evolve(room, seats=tuple(s for s in room.seats if s.seat != seat.seat),
-                  departed=_farewell(room, seat.token, "removed"))
+                  departed=_farewell(room, seat.token, "removed"), sitting_out=room.sitting_out - {seat.seat})
 
 
 def _reorder(room, entry, at):
@@ -253,15 +260,17 @@ def _options(room, entry, at):
     require(not room.started, "Options can only be changed before the game starts.")
     merged = normalize_options(room.engine.Options, {**room.options, **entry.options})
     most = room.engine.player_range(merged)[1]
-    require(len(room.seats) <= most, "With these options the game takes at most %(most)s players.", most=most)
+    require(len(_players(room)) <= most or room.night,  # tonight's table may be more than a game takes
+            "With these options the game takes at most %(most)s players.", most=most)
     return evolve(room, options=merged)
 
 
 def _start(room, entry, at):
     require(not room.started, "The game has already started.")
     least, most = room.engine.player_range(room.options)
-    require(least <= len(room.seats) <= most, "%(game)s needs %(least)s to %(most)s players; %(count)s have joined.",
-            game=room.engine.TITLE, least=least, most=most, count=len(room.seats))
+    playing = len(_players(room))
+    require(least <= playing <= most, "%(game)s needs %(least)s to %(most)s players; %(count)s have joined.",
+            game=room.engine.TITLE, least=least, most=most, count=playing)
     players = tuple(_players(room))
     state = room.engine.setup(players, room.options, entry.seed)
     return evolve(room, seed=entry.seed, state=state, moves=NO_MOVES, start_players=players)
@@ -288,7 +297,7 @@ def _add_player(room, entry, at):
     request = _waiting(room, entry.request)
     _check_unique(room, request.name)
     most = room.engine.player_range(room.options)[1]
-    require(len(room.seats) < most, "This table is full: %(game)s takes at most %(most)s players here.",
+    require(len(_players(room)) < most and len(room.seats) < MAX_PLAYERS, "This table is full: %(game)s takes at most %(most)s players here.",
             game=room.engine.TITLE, most=most)
     seat = Seat(room.next_seat, request.name, request.token)
     changed = evolve(room, seats=room.seats + (seat,), next_seat=room.next_seat + 1,
@@ -360,7 +369,7 @@ def new_player_refusal(room: Room) -> RuleError | None:
     """Why a waiting phone cannot join as a new player now (the table is full, the game or its
     phase does not take one), or None when it can."""
     most = room.engine.player_range(room.options)[1]
-    if len(room.seats) >= most:
+    if len(_players(room)) >= most or len(room.seats) >= MAX_PLAYERS:
         return RuleError("This table is full: %(game)s takes at most %(most)s players here.",
                          game=room.engine.TITLE, most=most)
     return late_arrival_refusal(room.engine, room.state) if room.started else None
@@ -376,6 +385,57 @@ def _photo(room, entry, at):
     return evolve(room, photos=room.photos + (photo,))
 
 
+def finished_game(room: Room) -> dict:
+    """The room's game as the night's scoreboard keeps it once it is over: the game, who played,
+    the winners, the places (the engine's standings), the tie-break and the rounds as the table saw
+    them (the public view's ``history``), for the export."""
+    table = room.engine.view(room.state, None)
+    standings = table.get("standings") or {}
+    return {"game": room.game, "title": room.engine.TITLE, "options": room.options,
+            "players": [p["name"] for p in table["players"]], "winners": list(table.get("winners", ())),
+            "places": [{"place": r["place"], "side": r["side"], "total": r["total"]}
+                       for r in standings.get("ranking", ())],
+            "tie_break": standings.get("tie_break"), "history": table.get("history", [])}
+
+
+def _next_game(room, entry, at):
+    require(entry.game in GAMES, "Pick one of the games on the list.")
+    night = room.night
+    if room.started:
+        over = (room.engine.view(room.state, None).get("standings") or {}).get("over")
+        require(over, "Finish this game first: the next one starts when this one is over.")
+        night = (*night, finished_game(room))
+    engine = GAMES[entry.game]
+    options = dict(entry.options)
+    if "language" in engine.Options.model_fields and "language" not in options:
+        options["language"] = room.language
+    # The same phones, seats and order; the game's own state starts afresh, and undo with it.
+    return evolve(room, game=entry.game, options=normalize_options(engine.Options, options), state=None,
+                  seed=None, moves=NO_MOVES, start_players=(), photos=(), night=night)
+
+
+def _sit_out(room, entry, at):
+    require(not room.started, "Who sits out is chosen in the lobby, between games.")
+    seat = _seat(room, entry.seat)
+    out = room.sitting_out | {seat.seat} if entry.out else room.sitting_out - {seat.seat}
+    return evolve(room, sitting_out=frozenset(out))
+
+
+def game_viewer(room: Room, viewer):
+    """``viewer`` as the game knows it: the host, a seat playing it, or None (the table) for
+    anyone else, a seat sitting the game out included."""
+    if viewer == HOST or (isinstance(viewer, int) and viewer not in room.sitting_out
+                          and any(s.seat == viewer for s in room.seats)):
+        return viewer
+    return None
+
+
+def night_view(room: Room) -> list[dict]:
+    """Tonight's finished games as every screen shows them: the game, its winners and places."""
+    return [{"game": g["game"], "title": g["title"], "winners": g["winners"], "places": g["places"],
+             "players": g["players"]} for g in room.night]
+
+
 def _end(room, entry, at):
     return evolve(room, ended=True, requests=())
 
@@ -384,6 +444,7 @@ _HANDLERS = {
     "create": _create, "join": _join, "request": _request, "rename": _rename, "remove": _remove,
     "reorder": _reorder, "options": _options, "start": _start, "admit": _admit,
     "add_player": _add_player, "dismiss": _dismiss, "undo": _undo, "end": _end, "language": _language,
+    "next_game": _next_game, "sit_out": _sit_out,
     "photo": _photo,
 }
 assert set(_HANDLERS) == set(entries.ENTRIES)
@@ -414,18 +475,23 @@ def view(room: Room, viewer) -> dict:
         "ended": room.ended,
         "language": room.language,
     }
+    resting = isinstance(viewer, int) and viewer in room.sitting_out
     if room.started:
-        seat_viewer = viewer if isinstance(viewer, int) or viewer == HOST else None
-        base.update(engine.view(room.state, seat_viewer))
+        # A seat sitting this game out sees what the table sees, and that it rests.
+        base.update(engine.view(room.state, game_viewer(room, viewer)))
         base["can_undo"] = not room.ended  # the last move, or with none the start itself
+        if resting:
+            base["you"] = {"seat": viewer, "name": _seat(room, viewer).name, "sitting_out": True}
     else:
         you = None
         if isinstance(viewer, int):
-            you = {"seat": viewer, "name": _seat(room, viewer).name}
-        base.update(phase="lobby", players=[{"seat": s.seat, "name": s.name, "score": 0} for s in room.seats],
+            you = {"seat": viewer, "name": _seat(room, viewer).name, "sitting_out": resting}
+        base.update(phase="lobby", players=[{"seat": s.seat, "name": s.name, "score": 0,
+                                             "sitting_out": s.seat in room.sitting_out} for s in room.seats],
                     you=you, can=sorted(HOST_ACTIONS - {"undo"}) if viewer == HOST else [],
                     waiting_for=[], winners=[])
         base.update(engine.lobby_view(_players(room), room.options))
+    base["night"] = night_view(room)
     if viewer == HOST:
         # Each request with the seat whose name it claims, so the host can tell Ann's new phone
         # from an impostor calling itself Ann (the host still decides which seat to give).

@@ -215,6 +215,8 @@
   });
   window.addEventListener("pageshow", function (event) { if (event.persisted) poll(true); });
   window.addEventListener("online", function () { poll(true); });
+  // For the page's other scripts (photo.js): the toast, and a poll at once after a change they made.
+  window.TableCompanion = { say: say, refresh: function () { poll(true); } };
   wake();
   poll();
 })();

@@ -23,8 +23,9 @@ from flask import Blueprint, jsonify
 from pydantic.json_schema import models_json_schema
 
 from games import GAMES
-from games.base import LIMIT, MAX_PLAYERS
+from games.base import LIMIT, MAX_PLAYERS, PHOTO_SLOT
 
+from companion.photos import images
 from companion.rooms import entries
 from companion.web.layers import MAX_BODY
 
@@ -147,6 +148,9 @@ def _body(schema: dict, example: Any = None) -> dict:
 CODE = {"name": "code", "in": "path", "required": True,
         "description": "The room code (4 letters and digits; lower case is accepted).",
         "schema": {"type": "string", "minLength": 1, "maxLength": 12}}
+SLOT = {"name": "slot", "in": "path", "required": True,
+        "description": "The photo slot, as the game names it (`doodle:3:2`: round 3, seat 2; `table:5`).",
+        "schema": {"type": "string", "maxLength": 128, "pattern": f"^{PHOTO_SLOT.pattern}$"}}
 ETAG = {"ETag": {"description": 'The room\'s version, as `"v<version>"`.', "schema": {"type": "string"}}}
 
 PLAYER = {"type": "object", "required": ["seat", "name", "score"], "additionalProperties": True,
@@ -210,6 +214,16 @@ VIEW = {
                                       "refusal": {"type": ["string", "null"]}, "after": {"type": ["string", "null"]},
                                       "before": {"type": ["string", "null"]}, "note": {"type": ["string", "null"]}}},
         "pending": {"type": ["string", "null"], "description": "A phone waiting for the host: the name it asked with."},
+        "photos": {
+            "type": "object", "required": ["take", "see", "seats"],
+            "description": "Once a game that takes photos of paper has started: the slots the viewer may "
+                           "photograph now (`take`: where to send the photo), the slots the viewer may see now, "
+                           "in the game's order (`see`: the image's address, or null: no photo yet), and whose "
+                           "paper each is (`seats`: a seat, or null for the table's). A slot nobody has made "
+                           "public is in no one's `see` but its taker's.",
+            "properties": {"take": {"type": "object", "additionalProperties": {"type": "string"}},
+                           "see": {"type": "object", "additionalProperties": {"type": ["string", "null"]}},
+                           "seats": {"type": "object", "additionalProperties": {"type": ["integer", "null"]}}}},
     },
 }
 SCORE = {
@@ -367,6 +381,40 @@ def _room_paths() -> dict:
             "responses": {"200": _json(_ref("View"), "The view.", ETAG),
                           "304": {"description": "Nothing changed since the version of If-None-Match.", "headers": ETAG},
                           "404": _error("No such room."), "429": WRONG_CODES}}},
+        "/api/v1/rooms/{code}/photos/{slot}": {"parameters": [CODE, SLOT], "post": {
+            "tags": ["photos"], "operationId": "take_photo", "summary": "Photograph paper: keep a photo in a slot",
+            "description": "The image as the body, or as the `photo` field of a multipart form (from this "
+                           "server's pages only). JPEG, PNG or WebP, at most "
+                           f"{images.MAX_UPLOAD_BYTES // 1024} KB and {images.MAX_SIDE} px a side; the server "
+                           "keeps a JPEG of its own making with no metadata (no EXIF, no GPS), at most "
+                           f"{images.STORED_SIDE} px a side. A new photo in a slot replaces the old one.",
+            "security": bearer,
+            "requestBody": {"required": True, "content": {
+                "image/jpeg": {"schema": {"type": "string", "contentMediaType": "image/jpeg"}},
+                "image/png": {"schema": {"type": "string", "contentMediaType": "image/png"}},
+                "image/webp": {"schema": {"type": "string", "contentMediaType": "image/webp"}},
+                "multipart/form-data": {"schema": {"type": "object", "required": ["photo"], "properties": {
+                    "photo": {"type": "string", "contentMediaType": "image/jpeg"}}}}}},
+            "responses": {"200": _json(_ref("View"), "Kept: the sender's new view.", ETAG),
+                          "400": _error("Not the sender's to take now, not a photo the server can read, too "
+                                        "large, or the table keeps no more photos: the sentence says which; "
+                                        "nothing was kept."),
+                          "401": _error("No credential."), "403": _error("The credential is not a seat here."),
+                          "404": _error("No such room."), "413": TOO_LONG,
+                          "429": _error("Too many photos from this address, or too many wrong codes: wait a minute.")}}},
+        "/api/v1/rooms/{code}/night": {"parameters": [CODE], "get": {
+            "tags": ["rooms"], "operationId": "night", "summary": "Tonight's finished games, with their rounds",
+            "description": "The games the table finished tonight, in the order played (the host picks each "
+                           "next game with the action `next_game`): each with its players, winners, places, "
+                           "tie-break and rounds as the table saw them. The host's token only.",
+            "security": bearer,
+            "responses": {"200": _json({"type": "object", "required": ["room", "games"], "properties": {
+                              "room": {"type": "string"},
+                              "games": {"type": "array", "items": {"type": "object", "required": [
+                                  "number", "game", "title", "players", "winners", "places", "history"]}}}},
+                              "Tonight's games."),
+                          "403": _error("Only the host's token downloads the night."),
+                          "404": _error("No such room."), "429": WRONG_CODES}}},
         "/api/v1/rooms/{code}/actions": {"parameters": [CODE], "post": {
             "tags": ["rooms"], "operationId": "act", "summary": "Act: a host's action or a game move",
             "security": bearer,
@@ -397,6 +445,23 @@ def _other_paths() -> dict:
                                   "responses": {"200": _json({"type": "object", "required": ["now"],
                                                               "properties": {"now": {"type": "number"}}},
                                                              "Seconds since the epoch.")}}},
+        "/rooms/{code}/photos/{slot}": {"parameters": [CODE, SLOT], "get": {
+            "tags": ["photos"], "operationId": "photo", "summary": "A photo of paper, to whoever may see it now",
+            "description": "The address the view gives (`photos.see`). Anyone who may not see the photo now, "
+                           "and anyone asking for a slot with no photo, is answered the same 404.",
+            "security": [{"bearer": []}, {}],
+            "parameters": [{"name": "v", "in": "query", "required": False, "schema": {"type": "string", "maxLength": 64},
+                            "description": "The image the address names (the start of its SHA-256): another "
+                                           "image in the slot answers 404; with it the answer may be kept."},
+                           {"name": "as", "in": "query", "required": False,
+                            "schema": {"enum": ["host", "seat", "table"]},
+                            "description": "The role of the page that shows it (one device may hold the host's "
+                                           "and a seat's cookie)."}],
+            "responses": {"200": {"description": "A JPEG the server made, with no metadata.",
+                                  "content": {"image/jpeg": {}}},
+                          "304": {"description": "The image of If-None-Match."},
+                          "404": _error("No such photo, or not one the viewer may see now (or no such room: a page)."),
+                          "429": WRONG_CODES}}},
         "/rooms/{code}/qr.svg": {"parameters": [CODE], "get": {
             "tags": ["rooms"], "operationId": "join_qr", "summary": "The room's join QR code",
             "responses": {"200": {"description": "An SVG image.", "content": {"image/svg+xml": {}}},

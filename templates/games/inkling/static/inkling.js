@@ -137,6 +137,7 @@
     var b = board();
     if (!b) return;
     var cards = layout(), names = letters(), tools = document.querySelector("[data-tools]");
+    b.dataset.saved = local ? "false" : "true";  // whether the table shown is the one recorded
     if (selected !== null && !cards.some(function (c) { return c.card === selected; })) selected = null;
     b.textContent = "";
     cards.forEach(function (c, k) {
@@ -175,7 +176,7 @@
   }
 
   function settle() {
-    if (!sending && local && shownVersion() >= sentVersion) local = null;
+    if (!sending && local && shownVersion() >= sentVersion) { local = null; render(); }
     if (!sending && !local && finishing) {
       var again = document.querySelector('[data-action*="finish_arranging"]');
       finishing = null;
