@@ -402,7 +402,9 @@ def _next_game(room, entry, at):
     require(entry.game in GAMES, "Pick one of the games on the list.")
     night = room.night
     if room.started:
-        over = (room.engine.view(room.state, None).get("standings") or {}).get("over")
+        # Over when the game names its winners (the envelope's contract: none until the end; a
+        # game may show its final standings first and still let the table correct them).
+        over = bool(room.engine.view(room.state, None)["winners"])
         require(over, "Finish this game first: the next one starts when this one is over.")
         night = (*night, finished_game(room))
     engine = GAMES[entry.game]
