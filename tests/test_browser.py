@@ -58,7 +58,9 @@ def test_a_host_and_four_phones_play_a_dixit_round_to_the_reveal(server, browser
     shot(phones["Ben"], "phone-3-vote")
     for name, position in {"Ben": 2, "Cat": 1}.items():
         phones[name].locator(".pad button", has_text=str(position)).first.click()
-    host.wait_for_function("() => document.querySelectorAll('.who .p.done').length === 3")
+    # Ben and Cat have voted; Ann tells the story, so she is marked as the storyteller, not as voted.
+    host.wait_for_function("() => document.querySelectorAll('.who .p.done').length === 2")
+    assert "storyteller" in host.inner_text(".who .p.teller")
     assert "The reveal" not in host.inner_text("#live")
     phones["Dan"].locator(".pad button", has_text="2").first.click()
 

@@ -179,6 +179,14 @@ def test_a_game_without_photos_takes_none_and_the_toy_game_declares_its_slots():
     assert photos_of(toy_game, state, 1).take == frozenset()
 
 
+@pytest.mark.parametrize("count", [2, 6])
+def test_the_toy_game_keeps_the_contract_with_its_photos(monkeypatch, count):
+    from tests import test_contract as contract
+
+    monkeypatch.setitem(GAMES, toy_game.NAME, toy_game)
+    contract.test_random_legal_play_reaches_the_end_keeping_every_promise(toy_game.NAME, {}, count)
+
+
 def test_the_contract_refuses_slots_that_are_not_slots():
     class Broken:
         NAME = "broken"

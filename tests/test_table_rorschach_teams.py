@@ -18,7 +18,16 @@ import re
 import pytest
 
 from tests.browser import Shots
-from tests.table import HELPER_TABLET, READS, Room, Screens, overflow, read_minimum, too_small_text, wait_for_version
+from tests.table import (
+    HELPER_TABLET,
+    READS,
+    Room,
+    Screens,
+    overflow,
+    read_minimum,
+    too_small_text,
+    wait_for_version,
+)
 
 pytestmark = pytest.mark.browser
 
