@@ -147,7 +147,7 @@ def test_the_screens_show_the_next_game_and_tonight_between_games(toy, app, tabl
 
     t.act("host", "next_game", game="dixit")
     lobby = host.get(f"/host/{t.code}").get_data(as_text=True)
-    assert "Tonight" in lobby and "night.csv" in lobby and "Sits out" in lobby
+    assert "Tonight" in lobby and "night.csv" in lobby and "sits this game out" in lobby
     phone = app.test_client()
     phone.set_cookie(f"tc_{t.code}", t.tokens["Cat"])
     mine = phone.get(f"/p/{t.code}").get_data(as_text=True)

@@ -387,6 +387,7 @@ def test_undoing_the_start_forgets_the_photos_of_that_game(game):
     send(t, "Ann", "card:1:1")
     t.act("host", "undo")  # back to the lobby
     assert "photos" not in t.view("Ann")
+    assert t.client.application.extensions["rooms"].store.photo(t.code, "card:1:1") is None  # nor their bytes
     t.act("host", "start")
     assert t.view("Ann")["photos"]["see"] == {"table:1": None}  # the same slot, a new game: no photo
 
@@ -447,3 +448,12 @@ def test_the_photo_endpoints_answer_as_the_document_says(game):
     fits(seen(game, "Ann", kept.get_json()["photos"]["see"]["card:1:1"]), image, "get")
     fits(seen(game, "Ben", kept.get_json()["photos"]["see"]["card:1:1"]), image, "get")
     assert spec.fits(pointer("components", "schemas", "View"), game.view("Ann"))
+
+
+def test_a_seat_sitting_the_game_out_takes_no_photo(table, toy):
+    t = table("high-card", players=("Ann", "Ben", "Cat"), start=False)
+    t.act("host", "sit_out", seat=t.seats["Cat"])
+    t.act("host", "start")
+    assert t.view("Cat")["photos"]["take"] == {}
+    refused = send(t, "Cat", f"card:1:{t.seats['Cat']}")
+    assert refused.status_code == 400 and refused.get_json()["error"] == "You can't take that photo now."

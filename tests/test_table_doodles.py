@@ -82,6 +82,19 @@ def reveal(room, name):
     room.act("host", "reveal", artist=seats(room)[name])
 
 
+def reveal_to_the_end(screens, standing, figure, verdict):
+    """The last round's other doodles revealed (the screens checked before the last one), then the
+    last: the end, with the tie-break's ``figure`` of each tied player and its ``verdict``."""
+    room = screens.room
+    for name in SEVEN[len(room.view()["reveal"]["revealed"]):-1]:
+        reveal(room, name)
+    screens.check("reveal-last", reads=DD_READS)
+    reveal(room, SEVEN[-1])
+    screens.check("over", reads=DD_READS)
+    figures = ", ".join(f"{name} {n}" for name, n in standing.tie_break.figures.items())
+    check_the_end(screens, standing, [f"{figure}: {figures}.", verdict])
+
+
 def check_the_end(screens, standing, tie_words):
     """The winners on top of every screen, the ranking in ranking order, the tie-break's sentence."""
     room = screens.room
@@ -202,15 +215,7 @@ def test_doodles_on_paper_seven_players_two_rounds_to_a_tie_the_doodles_guessed_
     truth = secrets(room)
     last, standing = votes_for_a_tie(truth, [one], "doodles_guessed", decided=True, rounds=2)
     vote_all(room, last)
-    for name in SEVEN[:-1]:
-        reveal(room, name)
-    screens.check("reveal-2-last", reads=DD_READS)
-    reveal(room, "Gus")
-    screens.check("over", reads=DD_READS)
-    tie = standing.tie_break
-    figures = ", ".join(f"{name} {figure}" for name, figure in tie.figures.items())
-    check_the_end(screens, standing, [f"Doodles guessed: {figures}.",
-                                      f"Most guessed doodles wins: {standing.winners[0]}."])
+    reveal_to_the_end(screens, standing, "Doodles guessed", f"Most guessed doodles wins: {standing.winners[0]}.")
     assert "The last doodle of the game" in text(host, ".dd-end-last")
     assert text(host, ".dd-end-last .dd-rule").endswith(("voter.", "wrong one."))
 
@@ -282,14 +287,7 @@ def test_doodles_on_the_phones_with_a_typed_card_seven_players_to_a_shared_win(s
     assert host.locator(".dd-tile.current").inner_text().split()[1] == "Ann"
     assert host.locator(".dd-now .dd-big svg path").get_attribute("d") == room.view()["doodles"][0]["doodle"]
     assert text(host, ".dd-now h3") == f"A Ann drew {truth['Ann']} · {card[truth['Ann'] - 1]}"
-    for name in SEVEN[1:-1]:
-        reveal(room, name)
-    screens.check("reveal-last", reads=DD_READS)
-    reveal(room, "Gus")
-    screens.check("over", reads=DD_READS)
-    tie = standing.tie_break
-    figures = ", ".join(f"{name} {figure}" for name, figure in tie.figures.items())
-    check_the_end(screens, standing, [f"Right guesses: {figures}.", "Still tied, so they share the win."])
+    reveal_to_the_end(screens, standing, "Right guesses", "Still tied, so they share the win.")
     # Every phone's own points of the round, reason by reason, add up to its round.
     for who, page in screens.phones.items():
         lines = page.locator(".dd-breakdown li strong").all_inner_texts()

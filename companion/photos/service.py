@@ -35,7 +35,7 @@ from companion.live import cooperative
 from companion.photos import images
 from companion.rooms.room import game_viewer
 
-MAX_PHOTOS = 200  # photos a room keeps: 7 players' doodles for 20 rounds is 140
+MAX_PHOTOS = 200  # photos a room keeps: one per seat for twenty rounds of a full table, and more
 MAX_BYTES = 32 * 1024 * 1024  # … and their bytes, all together
 VERSION_DIGITS = 16  # hex digits of the image's SHA-256 in its address
 

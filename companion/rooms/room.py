@@ -378,7 +378,8 @@ def new_player_refusal(room: Room) -> RuleError | None:
 def _photo(room, entry, at):
     """A photo taken (its image stored beside the log): the game's ``photos`` says whether the
     taker may take that slot now; a new photo replaces the slot's old one."""
-    require(entry.slot in photos_of(room.engine, room.state, entry.by).take, "You can't take that photo now.")
+    taker = game_viewer(room, entry.by)  # a seat sitting the game out takes none
+    require(entry.slot in photos_of(room.engine, room.state, taker).take, "You can't take that photo now.")
     photo = (entry.slot, entry.by, entry.digest)
     if any(p[0] == entry.slot for p in room.photos):
         return evolve(room, photos=tuple(photo if p[0] == entry.slot else p for p in room.photos))

@@ -155,8 +155,10 @@ class Rooms:
                 return room, entry["by"]
             if beside is not None:
                 beside(tx, entry, now)
-            if changed.ended and not room.ended:
-                tx.drop_photos()  # a closed table keeps no photos: nobody will see them again
+            if changed.ended and not room.ended or room.photos and not changed.photos:
+                # A closed table keeps no photos, nor a room whose game is undone or over and
+                # replaced by the next: nobody will see them again.
+                tx.drop_photos()
             tx.append(version + 1, now, entry)
             room = tx.shared[code] = evolve(changed, version=version + 1)
             tx.on_commit(lambda: self._committed(room, created))

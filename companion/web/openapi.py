@@ -460,8 +460,11 @@ def _other_paths() -> dict:
             "responses": {"200": {"description": "A JPEG the server made, with no metadata.",
                                   "content": {"image/jpeg": {}}},
                           "304": {"description": "The image of If-None-Match."},
-                          "404": _error("No such photo, or not one the viewer may see now (or no such room: a page)."),
-                          "429": WRONG_CODES}}},
+                          "404": {"description": "No such photo, or not one the viewer may see now (JSON); or no "
+                                                 "such room (a page that says so).",
+                                  "content": {"application/json": {"schema": ERROR}, "text/html": {}}},
+                          "429": {"description": "Too many wrong codes from this address: wait a minute (a page).",
+                                  "content": {"text/html": {}}}}}},
         "/rooms/{code}/qr.svg": {"parameters": [CODE], "get": {
             "tags": ["rooms"], "operationId": "join_qr", "summary": "The room's join QR code",
             "responses": {"200": {"description": "An SVG image.", "content": {"image/svg+xml": {}}},
