@@ -147,3 +147,35 @@ class Screens:
     def close(self):
         for page in [*self.hosts.values(), *self.phones.values()]:
             page.context.close()
+
+
+def text(page, selector: str) -> str:
+    """The first ``selector``'s text on ``page``, its white space folded."""
+    return " ".join(page.locator(selector).first.inner_text().split())
+
+
+class Walk:
+    """A game walked phase by phase: its room, its screens, and every problem they showed, all
+    reported at the end (:meth:`assert_no_problems`) so that one walk shows every phase that fails.
+    A game's walk sets ``reads`` (its own text read across the table) and adds its moves."""
+
+    reads = READS
+
+    def __init__(self, room: Room, screens: Screens):
+        self.room, self.screens, self.problems = room, screens, []
+
+    def check(self, phase: str) -> None:
+        try:
+            self.screens.check(phase, reads=self.reads)
+        except AssertionError as error:
+            self.problems.append(str(error))
+
+    @property
+    def host(self):
+        return self.screens.hosts["1280"]
+
+    def phone(self, name: str):
+        return self.screens.phones[name]
+
+    def assert_no_problems(self) -> None:
+        assert not self.problems, "\n".join(self.problems)

@@ -15,11 +15,12 @@ import pytest
 from PIL import Image, PngImagePlugin
 
 from companion.photos import images, service as photo_service
-from companion.web import limits, openapi
+from companion.web import limits
 from games import GAMES
 from games.base import HOST, TABLE, NO_PHOTOS, Photos, PhotoSlot, Player, photos_of
 
 from tests import toy_game
+from tests.test_toy_game import toy  # noqa: F401 - High Card registered for a test
 
 GPS = 0x8825  # the EXIF pointer to the GPS coordinates
 
@@ -207,15 +208,7 @@ def test_the_contract_refuses_slots_that_are_not_slots():
 
 
 @pytest.fixture
-def toy(monkeypatch):
-    monkeypatch.setitem(GAMES, toy_game.NAME, toy_game)
-    openapi.document.cache_clear()
-    yield toy_game
-    openapi.document.cache_clear()
-
-
-@pytest.fixture
-def game(table, toy):
+def game(table, toy):  # noqa: F811
     """A started High Card table: Ann (seat 1) and Ben (seat 2)."""
     return table("high-card", players=("Ann", "Ben"))
 
@@ -392,7 +385,7 @@ def test_undoing_the_start_forgets_the_photos_of_that_game(game):
     assert t.view("Ann")["photos"]["see"] == {"table:1": None}  # the same slot, a new game: no photo
 
 
-def test_the_page_shows_the_camera_button_and_the_photos(app, toy):
+def test_the_page_shows_the_camera_button_and_the_photos(app, toy):  # noqa: F811
     client = app.test_client()
     room = client.post("/api/v1/rooms", json={"game": "high-card"}).get_json()
     code = room["code"]
@@ -414,7 +407,7 @@ def test_the_page_shows_the_camera_button_and_the_photos(app, toy):
     assert "/photos/card:1:1" not in phones["Ben"].get(f"/p/{code}/live").get_data(as_text=True)
 
 
-def test_uploads_are_rate_limited(tmp_path, monkeypatch, toy):
+def test_uploads_are_rate_limited(tmp_path, monkeypatch, toy):  # noqa: F811
     from companion import create_app
     from tests.conftest import Table
 
@@ -450,7 +443,7 @@ def test_the_photo_endpoints_answer_as_the_document_says(game):
     assert spec.fits(pointer("components", "schemas", "View"), game.view("Ann"))
 
 
-def test_a_seat_sitting_the_game_out_takes_no_photo(table, toy):
+def test_a_seat_sitting_the_game_out_takes_no_photo(table, toy):  # noqa: F811
     t = table("high-card", players=("Ann", "Ben", "Cat"), start=False)
     t.act("host", "sit_out", seat=t.seats["Cat"])
     t.act("host", "start")

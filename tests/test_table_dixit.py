@@ -14,8 +14,18 @@ from __future__ import annotations
 
 import pytest
 
+from tests import table
 from tests.browser import Shots
-from tests.table import HELPER_TABLET, READS, Room, Screens, overflow, read_minimum, too_small_text
+from tests.table import (
+    HELPER_TABLET,
+    READS,
+    Room,
+    Screens,
+    overflow,
+    read_minimum,
+    text,
+    too_small_text,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -28,24 +38,10 @@ def places(round_index, players=EIGHT):
     return {name: (i + round_index) % len(players) + 1 for i, name in enumerate(players)}
 
 
-class Walk:
-    """The room, its screens, and every problem they showed (all reported at the end)."""
+class Walk(table.Walk):
+    """Dixit walked phase by phase (tests/table.py)."""
 
-    def __init__(self, room, screens):
-        self.room, self.screens, self.problems = room, screens, []
-
-    def check(self, phase):
-        try:
-            self.screens.check(phase, reads=DX_READS)
-        except AssertionError as error:
-            self.problems.append(str(error))
-
-    @property
-    def host(self):
-        return self.screens.hosts["1280"]
-
-    def phone(self, name):
-        return self.screens.phones[name]
+    reads = DX_READS
 
     def claim_all(self, cards):
         for name, where in cards.items():
@@ -60,9 +56,6 @@ class Walk:
             where = cards[owner]
             self.room.act(name, "vote", position=where[0] if isinstance(where, list) else where)
 
-
-def text(page, selector):
-    return " ".join(page.locator(selector).first.inner_text().split())
 
 
 def test_a_game_of_eight_fits_every_screen_explains_every_score_and_ends_with_the_podium(server, browser):
@@ -170,7 +163,7 @@ def test_a_game_of_eight_fits_every_screen_explains_every_score_and_ends_with_th
     room.act("host", "end")
     walk.check("closed")
     screens.close()
-    assert not walk.problems, "\n".join(walk.problems)
+    walk.assert_no_problems()
 
 
 def test_a_table_of_three_lays_two_cards_each_and_plays_to_thirty_points(server, browser):
@@ -209,7 +202,7 @@ def test_a_table_of_three_lays_two_cards_each_and_plays_to_thirty_points(server,
         assert text(host, ".podium .winners") == "Ann wins!"
         assert host.locator(".tie-note").count() == 0
     screens.close()
-    assert not walk.problems, "\n".join(walk.problems)
+    walk.assert_no_problems()
 
 
 def fits_upright(page, what, problems):

@@ -17,8 +17,18 @@ from __future__ import annotations
 
 import pytest
 
+from tests import table
 from tests.browser import Shots
-from tests.table import HELPER_TABLET, READS, Room, Screens, overflow, read_minimum, too_small_text
+from tests.table import (
+    HELPER_TABLET,
+    READS,
+    Room,
+    Screens,
+    overflow,
+    read_minimum,
+    text,
+    too_small_text,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -31,37 +41,23 @@ FIRST = {"Ann": 1, "Benedetta": 1, "Cleo": 1, "Dan": 1, "Eve": 2, "Finn": 2, "Gu
 SCATTERED = {"Ann": 1, "Benedetta": 1, "Cleo": 2, "Dan": 3, "Eve": 4, "Finn": 5, "Gus": 6, "Hana": 7}
 
 
-class Walk:
-    """The room, its screens, and every problem they showed (all reported at the end)."""
+class Walk(table.Walk):
+    """Rorschach (2008) walked phase by phase (tests/table.py)."""
 
-    def __init__(self, room, screens):
-        self.room, self.screens, self.problems = room, screens, []
+    reads = RS_READS
 
     def check(self, phase):
-        try:
-            self.screens.check(phase, reads=RS_READS)
-        except AssertionError as error:
-            self.problems.append(str(error))
+        super().check(phase)
         self.only_the_host_starts_the_next_question()
 
     def only_the_host_starts_the_next_question(self):
         for who, page in self.screens.phones.items():
             assert page.locator("[data-action*='next_round']").count() == 0, f"{who}'s phone offers the next question"
 
-    @property
-    def host(self):
-        return self.screens.hosts["1280"]
-
-    def phone(self, name):
-        return self.screens.phones[name]
-
     def pick_all(self, picks):
         for name, number in picks.items():
             self.room.act(name, "pick", number=number)
 
-
-def text(page, selector):
-    return " ".join(page.locator(selector).first.inner_text().split())
 
 
 def texts(page, selector):
@@ -180,7 +176,7 @@ def test_virtual_cards_at_eight_fit_explain_every_token_and_end_with_a_shared_wi
     assert text(host, ".closed .podium .winners") == "Gus & Hana win!"
     assert marks(host, ".closed .podium .ranking .badge")[:2] == ["W", "K"]
     screens.close()
-    assert not walk.problems, "\n".join(walk.problems)
+    walk.assert_no_problems()
 
 
 def test_the_box_cards_at_eight_with_both_variants_by_chance_end_with_one_winner(server, browser):
@@ -237,7 +233,7 @@ def test_the_box_cards_at_eight_with_both_variants_by_chance_end_with_one_winner
     assert text(walk.phone("Gus"), ".you-win") == "You win!"
     assert texts(walk.phone("Gus"), "[data-breakdown] li") == ["+ K Hana's colour"]
     screens.close()
-    assert not walk.problems, "\n".join(walk.problems)
+    walk.assert_no_problems()
 
 
 def fits_upright(page, what, problems):
