@@ -121,7 +121,8 @@ def zip_bomb() -> bytes:
 
 
 SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>'
-GIF = b"GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;"
+GIF = (b"GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00,"
+       b"\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;")
 
 
 @pytest.mark.parametrize("upload, sentence", [
@@ -342,7 +343,8 @@ def test_a_new_photo_replaces_the_old_and_its_old_address_answers_no_more(game):
     assert seen(t, "Ann", first).status_code == 404
     assert stored(seen(t, "Ann", second).data).getpixel((5, 5))[2] > 200
     again = send(t, "Ann", "card:1:1", jpeg(colour=(0, 0, 255)))  # the same photo: nothing new
-    assert again.get_json()["version"] == t.view("Ann")["version"] and again.get_json()["photos"]["see"]["card:1:1"] == second
+    assert again.get_json()["version"] == t.view("Ann")["version"]
+    assert again.get_json()["photos"]["see"]["card:1:1"] == second
     store = t.client.application.extensions["rooms"].store
     assert store.write(t.code, lambda tx: tx.photo_usage()) == (1, len(seen(t, "Ann", second).data))
 

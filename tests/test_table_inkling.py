@@ -315,6 +315,19 @@ def test_six_players_with_the_boxs_ink_cards_end_with_a_shared_win(server, brows
     screens.check("closed", reads=INK_READS)
     for page in [*screens.hosts.values(), *screens.phones.values()]:
         assert page.locator(".podium .winners").inner_text().strip().endswith("Ann & Ben win!")
+        assert "Still tied, so they share the victory." in page.locator(".podium .tie-note").inner_text()
+    screens.close()
+
+
+def test_a_table_closed_before_the_clue_cards_are_revealed_says_nobody_has_scored(server, browser):
+    game = Game(server, {"ink_cards": "virtual"})
+    game.start()
+    game.everyone("finish_arranging")
+    game.room.act("host", "end")
+    screens = Screens(game.room, browser, phones=["Ann"], shots=Shots(), name="inkling-closed-early")
+    screens.check("closed", reads=INK_READS)
+    for page in [*screens.hosts.values(), *screens.phones.values()]:
+        assert "Nobody has scored yet" in page.inner_text("#live") and page.locator(".podium").count() == 0
     screens.close()
 
 

@@ -273,7 +273,8 @@ class Writer:
     def put_photo(self, slot: str, seat: int | None, mime: str, digest: str, data: bytes, at: float) -> None:
         """Keep ``data`` as the room's photo in ``slot``, in place of any photo there."""
         self._conn.execute(
-            "INSERT INTO photos (room, slot, seat, mime, digest, size, data, at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+            "INSERT INTO photos (room, slot, seat, mime, digest, size, data, at)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
             " ON CONFLICT (room, slot) DO UPDATE SET seat = EXCLUDED.seat, mime = EXCLUDED.mime,"
             " digest = EXCLUDED.digest, size = EXCLUDED.size, data = EXCLUDED.data, at = EXCLUDED.at",
             (self.code, slot, seat, mime, digest, len(data), data, at))

@@ -401,7 +401,8 @@ def _room_paths() -> dict:
                                         "nothing was kept."),
                           "401": _error("No credential."), "403": _error("The credential is not a seat here."),
                           "404": _error("No such room."), "413": TOO_LONG,
-                          "429": _error("Too many photos from this address, or too many wrong codes: wait a minute.")}}},
+                          "429": _error("Too many photos from this address, or too many wrong codes: "
+                                        "wait a minute.")}}},
         "/api/v1/rooms/{code}/night": {"parameters": [CODE], "get": {
             "tags": ["rooms"], "operationId": "night", "summary": "Tonight's finished games, with their rounds",
             "description": "The games the table finished tonight, in the order played (the host picks each "
@@ -450,7 +451,8 @@ def _other_paths() -> dict:
             "description": "The address the view gives (`photos.see`). Anyone who may not see the photo now, "
                            "and anyone asking for a slot with no photo, is answered the same 404.",
             "security": [{"bearer": []}, {}],
-            "parameters": [{"name": "v", "in": "query", "required": False, "schema": {"type": "string", "maxLength": 64},
+            "parameters": [{"name": "v", "in": "query", "required": False,
+                            "schema": {"type": "string", "maxLength": 64},
                             "description": "The image the address names (the start of its SHA-256): another "
                                            "image in the slot answers 404; with it the answer may be kept."},
                            {"name": "as", "in": "query", "required": False,
