@@ -222,6 +222,9 @@ def test_doodles_on_paper_seven_players_two_rounds_to_a_tie_the_doodles_guessed_
     room.act("host", "end")
     screens.check("closed", reads=DD_READS)
     assert text(host, ".closed .podium .winners") == f"{standing.winners[0]} wins!"
+    for page in [*screens.hosts.values(), *screens.phones.values()]:  # how the tie was broken, kept
+        assert f"Most guessed doodles wins: {standing.winners[0]}." in text(page, ".podium .tie-note")
+    assert "The table is closed" in text(ann, "#live")
     screens.close()
 
 

@@ -44,7 +44,7 @@ class Game:
         self.right = {n: NAMES[k - 1] for k, n in enumerate(NAMES)}
         assert {n: self.room.view(n)["you"]["sheet"]["left"]["name"] for n in NAMES} == self.left
         self.written = {n: 0 for n in NAMES}
-        self.used = set(w for card in self.card.values() for w in card)
+        self.used = {w for card in self.card.values() for w in card}
 
     def word(self, owner, value, which=0):
         """A word of ``owner``'s clue card worth ``value`` (the first or the second such)."""
@@ -137,9 +137,8 @@ def test_six_players_with_virtual_ink_spell_guess_draw_and_end_on_a_tie_the_gues
     width, height = ann.eval_on_selector("[data-board]", "b => [b.clientWidth, b.clientHeight]")
     ann.locator("[data-board]").click(position={"x": width * 2.5 / 8, "y": height * 2.5 / 5})
     ann.locator(f'[data-hand] [data-card="{hand[7]["card"]}"]').click()
-    room_arrangement = lambda: room.view("Ann")["you"]["arrangement"]  # noqa: E731
     host.wait_for_function("() => document.querySelectorAll('.ik-seat:first-child .ik-board .ink').length === 5")
-    laid = room_arrangement()
+    laid = room.view("Ann")["you"]["arrangement"]
     assert [(c["x"], c["y"], c["rotation"], c["face_down"]) for c in laid] == [
         (0, 20, 0, False), (12.5, 20, 90, False), (31.25, 20, 0, True), (37.5, 20, 0, False), (25, 40, 0, False)]
     host.wait_for_selector(".ik-seat:first-child .ink.down")
