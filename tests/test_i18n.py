@@ -178,7 +178,7 @@ def test_rorschach_pages_speak_polish(table, app):
     t.act("host", "start")
     assert "Posłuchaj karty z pytaniem" in _phone_page(app, t, "Ann") or \
         "Dotknij plamy, która najlepiej odpowiada." in _phone_page(app, t, "Ann")
-    assert "Kto już wybrał" in _host_page(app, t)
+    assert "Czekamy na 4 graczy" in _host_page(app, t)  # who is still to pick, in Polish
 
 
 def test_doodles_pages_speak_italian(table, app):

@@ -452,3 +452,19 @@ def test_a_seat_sitting_the_game_out_takes_no_photo(table, toy):  # noqa: F811
     assert t.view("Cat")["photos"]["take"] == {}
     refused = send(t, "Cat", f"card:1:{t.seats['Cat']}")
     assert refused.status_code == 400 and refused.get_json()["error"] == "You can't take that photo now."
+
+
+def test_the_templates_place_a_photo_numbered_by_position_and_no_photo_where_none(app):
+    view = {"players": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}],
+            "photos": {"take": {}, "see": {"table:5": "/rooms/ABCD/photos/table:5?v=1&as=seat",
+                                           "doodle:1:2": None},
+                       "seats": {"table:5": None, "doodle:1:2": 2}}}
+    with app.test_request_context("/"):
+        macros = app.jinja_env.get_template("photos.html").make_module({"_": lambda s, **kw: s % kw if kw else s})
+        numbered = str(macros.photo_numbered(view, "table:5", 6))
+        assert 'src="/rooms/ABCD/photos/table:5?v=1&amp;as=seat"' in numbered
+        assert [f"<li>{n}</li>" in numbered for n in range(1, 7)] == [True] * 6
+        assert str(macros.photo_numbered(view, "doodle:1:2", 6)).strip() == ""  # no photo: nothing to number
+        wall = str(macros.photo_wall(view, large=True))
+        assert "photo-wall large" in wall and "no photo" in wall and "Ben" in wall and "The table" in wall
+        assert str(macros.photo_wall({"players": []})).strip() == ""  # a game without photos: nothing
