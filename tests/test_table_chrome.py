@@ -48,7 +48,8 @@ def test_the_host_controls_sit_in_the_bar_and_close_the_table_from_its_menu(serv
     bar = box(host, ".host-bar")
     assert bar["height"] <= 64, f"a compact bar: {bar}"
     undo = host.get_by_role("button", name="Undo")
-    assert undo.is_disabled(), "nothing to undo yet"
+    # Nothing played yet: undo would take back the start itself, and says so before it does.
+    assert "Undo the start of the game?" in undo.get_attribute("data-confirm")
     assert not host.get_by_role("button", name="Close the table").is_visible()
 
     host.click("#pop-more summary")

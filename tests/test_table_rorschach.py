@@ -95,7 +95,7 @@ def test_virtual_cards_at_eight_fit_explain_every_token_and_end_with_a_shared_wi
     # One mark per seat, the game's: the die's colour and letter, not the companion's badge beside it.
     assert host.locator(".seats li .badge").count() == 0
     assert marks(host, ".seats li .rs-dot") == list(LETTERS.values())
-    assert marks(walk.phone("Gus"), ".mine .badge") == ["W"]  # the phone's lobby line wears it too
+    assert marks(walk.phone("Gus"), ".mine .rs-dot") == ["W"]  # the phone's lobby line wears it too
 
     room.act("host", "start")
     walk.check("1-picking")
@@ -158,7 +158,7 @@ def test_virtual_cards_at_eight_fit_explain_every_token_and_end_with_a_shared_wi
         assert whole_table_shows(page), "the token table at the win is cut"
     assert texts(host, ".podium .ranking .place") == ["1.", "1."] + ["3."] * 6
     assert texts(host, ".podium .ranking .side")[:2] == ["Gus", "Hana"]
-    assert marks(host, ".podium .ranking .badge")[:2] == ["W", "K"]
+    assert marks(host, ".podium .ranking .rs-dot, .podium .ranking .badge")[:2] == ["W", "K"]
     assert texts(host, ".rs-matrix td.count")[6:] == ["8/8", "8/8"]
     assert said(host) == {2: "Ann, Benedetta, Cleo, Dan, Eve, Finn, Gus and Hana matched on blot 2: "
                              "each takes the colours they don't hold yet. "
@@ -174,7 +174,7 @@ def test_virtual_cards_at_eight_fit_explain_every_token_and_end_with_a_shared_wi
     room.act("host", "end")
     walk.check("closed")
     assert text(host, ".closed .podium .winners") == "Gus & Hana win!"
-    assert marks(host, ".closed .podium .ranking .badge")[:2] == ["W", "K"]
+    assert marks(host, ".closed .podium .ranking .rs-dot, .closed .podium .ranking .badge")[:2] == ["W", "K"]
     screens.close()
     walk.assert_no_problems()
 
