@@ -17,7 +17,8 @@ from companion.rooms.service import Rooms
 from companion.scoresheet import pages as helper_pages
 from companion.scoresheet import scoring_api as scoring
 from companion.storage import open_store
-from companion.web import api, assets, health, i18n, limits, night, openapi, pages, photos, wifi
+from companion.web import api, assets, health, i18n, limits, night, openapi, pages, photos, presence, wifi
+from companion.web import cards, tablet
 from companion.web.direct import Direct
 from companion.web.layers import MAX_BODY, Layers
 
@@ -105,6 +106,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(wifi.bp)
     app.register_blueprint(night.bp)
     app.register_blueprint(photos.bp)
+    app.register_blueprint(presence.bp)
+    app.register_blueprint(tablet.bp)
+    app.register_blueprint(cards.bp)
     limits.init_app(app)
     assets.init_app(app, static_files)
     return app

@@ -29,7 +29,8 @@ languages needs, and its JSON Schema is the OpenAPI 3.1 dialect as it stands.
   ``viewer`` is a seat number, :data:`HOST` or :data:`TABLE` (``None``). The host and the table never
   see a secret before it is revealed; a seat sees its own secrets and the public facts. Every answer
   obeys the same rule, refusals included: a refusal's wording never depends on another seat's secret.
-- ``waiting_for(state)``: the seats whose move the game waits for.
+- ``waiting_for(state)``: the seats whose move the game waits for: each of them, or, where the
+  module sets ``AWAITS_ANY_ONE = True`` (a team's move), any one of them (:func:`awaits_any_one`).
 - ``legal_actions(state, now)``: a sample of legal moves (for the contract test's random play; never
   empty until the game is over).
 - ``REVEAL_PHASES``: the phases in which the secrets of the round just played are public (the
@@ -65,6 +66,25 @@ a first photo or replace theirs); and which of them ``viewer`` may see now. It r
 - Like ``view``, it is pure: no clock (a rule that turns on the hourglass turns on the phase the
   hourglass leads to) and no secret in what it says to anyone.
 
+**The group's own cards** (optional, :class:`OwnCards`): a game that deals cards from a deck (questions,
+words, subject cards, clue cards) may take cards a table typed for the evening. It provides
+``OWN_CARDS``, an :class:`OwnCards`: the form's title, hint and example (sentences for Babel), the
+reader of one line (the same rules as the shipped decks, whose own parser it calls; a RuleError
+naming the line: "Line 3: ..."), the keys that make two cards the same (a card; a clue word), and
+how many cards "our cards only" needs with the options. Its ``Options`` subclass
+:class:`OwnCardsOptions` and declare two fields, ``deck`` (:func:`deck_field`: ``"box"``, ``"mixed"``
+or ``"own"``) and ``own_cards`` (:func:`own_cards_field`: lines of text, at most
+:data:`MAX_OWN_LINES` of :data:`OWN_CARD_CHARS` characters, at most :data:`MAX_OWN_CARDS` cards).
+Reading the options reads the cards (:func:`read_own_cards`: blank lines and ``#`` comments are
+skipped as in a deck file, each card is kept as its reader writes it, a repeat is refused naming both
+lines), so the cards travel with the options: through the log, the start, undo and the next game
+of the night. The rules read here depend on nothing that changes after they are typed (not the
+language: the table may switch it); a rule that depends on the table (one clue card per player, the
+letters of a language's ink deck) is the setup's. The deal is :func:`own_deck` (the box's cards,
+ours, or both; a box card that repeats one of ours is left out, so nothing is dealt twice), and the
+game shuffles it with its seed as before. The companion shows a text box for any game with
+``OWN_CARDS`` and names none.
+
 State is indexed by seat everywhere; phases are a :class:`enum.StrEnum` per game, on ``state.phase``.
 
 **Scoring**: small pure functions that return a :class:`Score` (points *and why*: a
@@ -76,7 +96,9 @@ so each rule has one implementation.
 **Refusals** are ``RuleError(msgid, **params)``: ``msgid`` is an English sentence with ``%(name)s``
 placeholders, extracted by Babel from ``games/`` (keywords ``require:2``, ``RuleError:1``, ``N_``),
 and the companion says ``gettext(msgid) % params`` in the request's language. A parameter that is
-itself a word to translate (a team's colour) is a :class:`Word`.
+itself a word to translate (a team's colour) is a :class:`Word`. A sentence with a count is a plural
+entry, :func:`require_plural` (keyword ``require_plural:2,3``): the count is ``%(num)d``. A word
+whose form depends on what it names has a context, :func:`NC_` (keyword ``NC_:1c,2``).
 """
 
 from __future__ import annotations
@@ -89,7 +111,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Callable, ClassVar, Iterable, Literal, Mapping, Protocol, Sequence
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, TypeAdapter, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, TypeAdapter, ValidationError, model_validator
+
+from games.content import card_lines, fold
 
 HOST = "host"
 TABLE = None
@@ -107,22 +131,44 @@ def N_(msgid: str) -> str:
 
 
 class Word(str):
-    """A parameter of a sentence that is itself a word to translate (``Word(N_("black"))``)."""
+    """A parameter of a sentence that is itself a word to translate (``Word(N_("black"))``), in
+    ``context`` when the word takes another form there (:func:`NC_`)."""
+
+    context: str | None = None
+
+
+def NC_(context: str, msgid: str) -> Word:  # noqa: N802 - Babel's keyword, like N_
+    """A word to translate in a context (Babel keyword ``NC_:1c,2``): ``NC_("team", "black")`` is
+    the team's word, *nera* in Italian and *czarnych* in Polish where the die's colour is *nero*."""
+    word = Word(msgid)
+    word.context = context
+    return word
 
 
 class RuleError(Exception):
     """A move the rules do not allow. ``msgid`` is an English sentence with ``%(name)s``
-    placeholders, ``params`` their values; ``str(error)`` is the English sentence."""
+    placeholders, ``params`` their values; ``str(error)`` is the English sentence. A sentence with
+    a count is a plural entry: ``plural`` is its plural form and ``params["num"]`` the count that
+    picks the form (:func:`require_plural`)."""
 
-    def __init__(self, msgid: str, **params: Any):
-        self.msgid, self.params = msgid, params
-        super().__init__(msgid % params if params else msgid)
+    def __init__(self, msgid: str, *, plural: str | None = None, **params: Any):
+        self.msgid, self.plural, self.params = msgid, plural, params
+        form = plural if plural is not None and params.get("num") != 1 else msgid
+        super().__init__(form % params if params else form)
 
 
 def require(condition: object, msgid: str, **params: Any) -> None:
     """Raise ``RuleError(msgid, **params)`` unless ``condition`` holds."""
     if not condition:
         raise RuleError(msgid, **params)
+
+
+def require_plural(condition: object, singular: str, plural: str, num: int, **params: Any) -> None:
+    """Raise the plural entry ``singular``/``plural`` for the count ``num`` (its ``%(num)d``) unless
+    ``condition`` holds, so that each language says the number with its noun's form (Babel keyword
+    ``require_plural:2,3``)."""
+    if not condition:
+        raise RuleError(singular, plural=plural, num=num, **params)
 
 
 # --- players and chance -------------------------------------------------------------------------
@@ -205,6 +251,12 @@ class Photos:
 NO_PHOTOS = Photos()
 
 
+def awaits_any_one(engine: Any) -> bool:
+    """Whether one of the seats ``waiting_for`` names makes the move for all of them (a team's
+    guess), rather than each its own: the host screen then misses nobody while one of them can."""
+    return getattr(engine, "AWAITS_ANY_ONE", False) is True
+
+
 class TakesPhotos(Protocol):
     """The optional part of the contract: a game whose paper (or table) the phones photograph."""
 
@@ -260,7 +312,10 @@ def evolve(record, **changes):
             raise TypeError(f"{type(record).__name__} has no field {name!r}")
     new = object.__new__(type(record))
     attributes = new.__dict__
-    attributes.update(record.__dict__)
+    # Its fields only: what a ``cached_property`` worked out belongs to the record it was read
+    # from (a room's player range, before its options changed), not to the new one.
+    old = record.__dict__
+    attributes.update({name: old[name] for name in fields})
     attributes.update(changes)
     return new
 
@@ -515,6 +570,136 @@ def options_json(options: GameOptions) -> dict:
 def normalize_options(model: type[GameOptions], raw: Any) -> dict:
     """The room options ``raw`` with their defaults, as the plain JSON data a room keeps."""
     return read_options(model, raw).model_dump()
+
+
+# --- the group's own cards (optional) -----------------------------------------------------------
+
+MAX_OWN_CARDS = 200  # cards of a table's own deck
+OWN_CARD_CHARS = 100  # characters of one line: an Inkling card of six 12-letter clues takes 89
+MAX_OWN_LINES = 2 * MAX_OWN_CARDS  # lines as typed or pasted, blank lines and comments included
+Deck = Literal["box", "mixed", "own"]
+REPEATED_CARD = N_("Line %(line)s is the same card as line %(first)s.")
+
+
+@dataclass(frozen=True)
+class OwnCards:
+    """A game's own cards (``engine.OWN_CARDS``): the form's ``title``, ``hint`` and ``example``
+    (sentences for Babel); ``read(line, number)``, one line (stripped; not blank, not a comment) as
+    the card is kept, or a RuleError naming line ``number``; ``same(line)``, the keys two cards may
+    not share (the card itself, or each of its words), with ``repeated`` the sentence for a repeat
+    (``%(line)s``, ``%(first)s``); ``least(options)``, the cards "our cards only" needs; and
+    ``dealt(options)``, whether the app deals the cards with these options (not with the box's
+    physical cards)."""
+
+    title: str
+    hint: str
+    example: str
+    read: Callable[[str, int], str]
+    same: Callable[[str], Iterable[Any]]
+    least: Callable[[Any], int]
+    dealt: Callable[[Any], bool] = lambda options: True
+    repeated: str = REPEATED_CARD
+
+
+def whole_card(card: str) -> tuple[str]:
+    """The key of a card that is one text (a question, a word): the card, case and spacing ignored."""
+    return (fold(card),)
+
+
+def own_cards_of(engine: Any) -> OwnCards | None:
+    """The game's own-cards rules, or None for a game that takes none."""
+    rules = getattr(engine, "OWN_CARDS", None)
+    return rules if isinstance(rules, OwnCards) else None
+
+
+def read_own_cards(rules: OwnCards, lines: Iterable[str]) -> tuple[str, ...]:
+    """The cards of ``lines`` as the game keeps them (blank lines and comments skipped, as in a deck
+    file), or the RuleError that names the first line that is wrong."""
+    cards: list[str] = []
+    first: dict[Any, int] = {}
+    for number, line in card_lines(lines):
+        card = rules.read(line, number)
+        keys = list(rules.same(card))
+        for key in keys:
+            if key in first:
+                raise RuleError(rules.repeated, line=number, first=first[key])
+        require(len(cards) < MAX_OWN_CARDS, "Line %(line)s is one card too many: at most %(most)s cards of your own.",
+                line=number, most=MAX_OWN_CARDS)
+        first.update((key, number) for key in keys)
+        cards.append(card)
+    return tuple(cards)
+
+
+def own_deck(box: Sequence[str], own: Sequence[str], deck: str, same: Callable[[str], Iterable[Any]]) -> tuple[str, ...]:
+    """The cards a game deals from: the box's (``"box"``), ours (``"own"``), or both (``"mixed"``:
+    the box's first, less any that shares a key with one of ours, then ours)."""
+    if deck == "box" or not own:
+        return tuple(box)
+    if deck == "own":
+        return tuple(own)
+    ours = {key for card in own for key in same(card)}
+    return (*(card for card in box if not ours.intersection(same(card))), *own)
+
+
+def _own_lines(value: Any) -> Any:
+    """The lines of ``own_cards`` bounded before anything else, each refusal naming its line."""
+    require(isinstance(value, (list, tuple)), "Your own cards are lines of text, one card a line.")
+    require(len(value) <= MAX_OWN_LINES, "That is too many lines: at most %(most)s.", most=MAX_OWN_LINES)
+    for number, line in enumerate(value, 1):
+        require(isinstance(line, str), "Line %(line)s is not text.", line=number)
+        require(len(line) <= OWN_CARD_CHARS, "Line %(line)s is too long: a card is at most %(most)s characters.",
+                line=number, most=OWN_CARD_CHARS)
+    return tuple(value)
+
+
+OwnLine = typing.Annotated[str, Strict(), Field(max_length=OWN_CARD_CHARS)]
+OwnCardLines = typing.Annotated[tuple[OwnLine, ...], BeforeValidator(_own_lines), Field(max_length=MAX_OWN_LINES)]
+
+
+def deck_field(title: str) -> Any:
+    """The ``deck`` option: the box's cards, ours shuffled in, or ours only."""
+    # Chosen beside the cards (the lobby's form for them), not among the other options.
+    return Field("box", title=title, json_schema_extra={"hidden": True, "labels": {
+        "box": N_("The box's cards"), "mixed": N_("The box's and ours, shuffled together"),
+        "own": N_("Our cards only")}})
+
+
+def own_cards_field() -> Any:
+    """The ``own_cards`` option: the table's own cards, one a line (the lobby's text box)."""
+    # The default as JSON gives it (the document says []); reading the options keeps a tuple.
+    return Field([], title=N_("Our own cards"), json_schema_extra={"hidden": True})
+
+
+def public_options(options: GameOptions) -> dict:
+    """A room's options as its views show them, to everyone: a table's own cards are left out
+    (``own_cards`` empty), since the deck they make would tell a phone what the others may hold;
+    the host has them in the lobby's form and its download."""
+    out = options.model_dump(mode="json")
+    return {**out, "own_cards": []} if out.get("own_cards") else out
+
+
+class OwnCardsOptions(GameOptions):
+    """The options of a game that takes the group's own cards (it declares ``deck`` and
+    ``own_cards`` and names its :class:`OwnCards` in ``own_card_rules``): reading them reads the
+    cards, keeps them as the game writes them, and checks that "our cards only" has enough."""
+
+    own_card_rules: ClassVar[OwnCards]
+
+    @model_validator(mode="after")
+    def _own_cards_read(self) -> Any:
+        rules = type(self).own_card_rules
+        cards = read_own_cards(rules, getattr(self, "own_cards"))
+        self.__dict__["own_cards"] = cards  # frozen: the cards as kept replace the lines as typed
+        deck = getattr(self, "deck")
+        if deck != "box":
+            require(rules.dealt(self),
+                    "Your own cards are dealt by the app: they need the virtual cards (or choose the box's cards).")
+        if deck == "own":
+            least = rules.least(self)
+            require_plural(len(cards) >= least, "Our cards only needs at least %(num)d card here; there are %(count)s.",
+                           "Our cards only needs at least %(num)d cards here; there are %(count)s.",
+                           num=least, count=len(cards))
+        return self
 
 
 # --- what leaves the engine ---------------------------------------------------------------------

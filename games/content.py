@@ -18,6 +18,7 @@ packaged data is the only thing here that touches files; the engines see plain t
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from importlib import resources
 
@@ -25,6 +26,21 @@ DEFAULT_LANGUAGE = "en"
 LANGUAGES = ("en", "it", "pl")  # every deck is written in each of these
 NO_SECTION = ""  # the section of the cards before any section line
 _SECTION_LINE = re.compile(r"\[([a-z0-9_-]+)\]")
+
+
+def card_lines(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """The lines that hold a card (or a section line), numbered from 1 as written, without the
+    spaces at their ends: blank lines and comments are skipped. A table's own cards are read by
+    the same rule (``games.base.read_own_cards``)."""
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            yield number, line
+
+
+def fold(text: str) -> str:
+    """A card or a word as duplicates are compared: case and spacing ignored."""
+    return " ".join(text.casefold().split())
 
 
 @lru_cache(maxsize=None)
@@ -39,10 +55,7 @@ def _sections(name: str, lang: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
         raise KeyError(f"no deck called {name!r}")
     sections: dict[str, list[str]] = {NO_SECTION: []}
     current = NO_SECTION
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
+    for number, line in card_lines(path.read_text(encoding="utf-8").splitlines()):
         section = _SECTION_LINE.fullmatch(line)
         if section:
             current = section.group(1)

@@ -64,6 +64,12 @@ Readings chosen where the rulebook leaves room:
    pile), and everyone lays one card from the next round. The end is still the refill that draws
    the last card: the pile is what is neither laid in a round played nor in a hand (84 minus the
    cards laid minus a full hand each), so the rounds left follow the new player count.
+11. Photos of the table (``photos``; issue 18, the rulebook has none): the storyteller's phone may
+   photograph the cards laid out (slot ``table:<round>``) while the table claims and votes, so
+   every phone and the host screen show them numbered by position (at a table of eight the far
+   end cannot read the cards). The cards lie face up for all to see and the photo says nothing of
+   whose card is where, so everyone sees it as soon as it is taken: during the claims too (it
+   helps a player count to their own card), in a settling and at the reveal.
 
 The app derives the running scores and the draw pile from the history of scored rounds, so the
 totals always equal the sum of the rounds shown. Scoring is ``score_round``, a pure function of
@@ -82,6 +88,7 @@ from pydantic import ConfigDict, Field
 
 from games.base import (
     N_,
+    PhotoSlot, Photos,
     HOST, LIMIT, MAX_PLAYERS, TABLE, options_json, Action, Actions, Bool, Declared, Exactly, GameOptions, Name, Player,
     Reason, RuleError, Say, Score, Standings, Table, envelope, evolve, is_number, moves_for,
     ranking, read_model, read_options, require, seat_of, seated_at_the_end, sum_points,
@@ -648,6 +655,15 @@ def _reveal_view(state: State, name: Mapping[int, str]) -> dict:
         "rule": score.facts["rule"],  # everyone_found, nobody_found or found_by_some
         "votes_score": score.facts["votes_score"],  # False: the literal bonus rule, nobody found it
     }
+
+
+def photos(state: State, viewer: Any) -> Photos:
+    """The photo of the cards laid out (reading 11): the storyteller takes it while the table
+    claims and votes; everyone sees it, all round long."""
+    slot = f"table:{state.round}"
+    laid_out = state.phase in (Phase.CLAIMING, Phase.VOTING)
+    take = frozenset({slot} if laid_out and is_number(viewer) and viewer == state.storyteller else ())
+    return Photos((PhotoSlot(slot),), take, frozenset({slot}))
 
 
 def lobby_view(players: Sequence[Player], options: Any) -> dict:

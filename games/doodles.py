@@ -67,6 +67,15 @@ Readings chosen where the rulebook leaves room:
    (``doodle_guessed`` or ``nobody_guessed``), who guessed it and who did not, and each seat's
    view carries its own reasons of the round (``you.breakdown``: a reason per vote and for its
    own doodle, with the words); the pages only word them.
+11. A missing vote (issue 18; the rulebook is silent: everyone at the table votes): the host may
+   skip a player whose votes are still awaited (``skip``, e.g. their phone is offline). A skipped
+   player casts no vote this round: the votes they had cast are taken back and no vote of theirs
+   counts, so they score nothing as a voter (the rulebook's points are for "each player who
+   voted": a player who did not vote neither gains nor loses), while their doodle is voted on and
+   scored as usual; the artists are scored on the votes cast (the -2 is for a doodle nobody *who
+   voted* guessed). The round goes on to the reveal when everyone else has voted. At least two
+   players must vote (so every doodle gets a vote). Each revealed doodle lists the skipped voters
+   (``skipped``), and the skipped player's phone says so.
 
 Actions (``apply(state, actor, action, now)``; ``now`` in seconds, used by the timer), one model
 each in ``ACTIONS``:
@@ -75,7 +84,8 @@ each in ``ACTIONS``:
   allowed until the first vote); ``pencils_down`` (ends the doodling now, or records that the time
   ran out); ``subject_card`` ``{"words": [w1, w2, w3]}`` or ``{"words": []}`` (physical cards only,
   before the hourglass); ``reveal`` ``{"artist": seat}`` (the artist is optional; naming it makes a
-  repeated tap harmless); ``next_round`` ``{"round": n}`` (``round`` optional, likewise).
+  repeated tap harmless); ``next_round`` ``{"round": n}`` (``round`` optional, likewise); ``skip``
+  ``{"seat": n}`` (a player whose votes are awaited votes no more this round, reading 11).
 - a seat: ``doodle`` ``{"doodle": str}`` (drawing data, e.g. SVG path data, only with
   ``doodle_on_phone``, before the deadline); ``vote`` ``{"artist": seat, "subject": 1 | 2 | 3}``
   (secret).
@@ -89,6 +99,13 @@ the lock and the reveal follow from how many votes are in (public), "voting has 
 restart likewise, and nothing answers with another seat's number; the rules tests play every
 other seat's and the host's moves against two tables that differ only in one seat's token or
 vote and get the same answers. Nothing needed fixing here.
+
+Photos of paper (``photos``; issue 18): with the doodles on paper, each player may photograph
+their own sheet (slot ``doodle:<round>:<seat>``) from the turn of the hourglass until the last vote
+is in (phases ``doodle`` and ``vote``); nobody else sees a photo before pencils down (phase
+``vote``: the hourglass's end counts once it is recorded, as the host screen does at 0), then the
+host, the table and every seat see them all, in seating order, through the vote, the reveal and
+the round's scores. With ``doodle_on_phone`` nothing is on paper, so there are no photos.
 
 Scoring is ``score_doodle`` (one doodle revealed) and ``score_round`` (a round by names), pure
 functions returning a ``Score`` with a ``Reason`` per vote and per artist: ``guessed_subject``
@@ -116,6 +133,9 @@ from games.base import (
     read_model, read_options, require, rng_for, seat_of, seated_at_the_end, sum_points,
 )
 from games.base import ranking as rank_sides
+from games.base import require_plural
+from games.base import NO_PHOTOS, PhotoSlot, Photos
+from games.base import Deck, OwnCardLines, public_options, OwnCards, OwnCardsOptions, deck_field, own_cards_field, own_deck
 
 NAME = "doodles"
 TITLE = "Doodles"
@@ -176,10 +196,36 @@ def _tie_break_field() -> Any:
                    "right_guesses": N_("The player who guessed right most often")}})
 
 
-class Options(GameOptions):
+def read_own_subject_card(line: str, number: int) -> str:
+    """A subject card of the table's own, by the shipped deck's rules: three different words
+    separated by ``|`` (the box's parser reads it), kept as ``word | word | word``."""
+    try:
+        words = parse_subject_card(line)
+    except ValueError:
+        raise RuleError("Line %(line)s: a Doodles card is three words separated by |.", line=number) from None
+    require(len({content.fold(w) for w in words}) == 3, "Line %(line)s: the three words of a card must differ.",
+            line=number)
+    return " | ".join(" ".join(w.split()) for w in words)
+
+
+def same_subject_card(card: str) -> tuple[frozenset[str]]:
+    """Two subject cards are the same with the same three words, in any order."""
+    return (frozenset(content.fold(w) for w in card.split("|")),)
+
+
+OWN_CARDS = OwnCards(
+    title=N_("Our own subject cards"),
+    hint=N_("One card a line: three words close in meaning, separated by |. Our cards only needs one for each round."),
+    example=N_("sword | dagger | knife"),
+    read=read_own_subject_card, same=same_subject_card, least=lambda options: options.rounds,
+    dealt=lambda options: options.subject_cards == "virtual")
+
+
+class Options(OwnCardsOptions):
     """Doodles' room options."""
 
     game_title = TITLE
+    own_card_rules = OWN_CARDS
 
     rounds: Rounds = _rounds_field()
     subject_cards: Annotated[Literal["virtual", "physical"],
@@ -203,6 +249,8 @@ class Options(GameOptions):
         "en", title=N_("Language of the virtual cards"),
         json_schema_extra={"labels": {"en": N_("English"), "it": N_("Italiano"), "pl": N_("Polski")}})
     tie_break: TieBreakRule = _tie_break_field()
+    deck: Deck = deck_field(N_("Virtual subject cards"))
+    own_cards: OwnCardLines = own_cards_field()
 
 
 assert set(LANGUAGES) == {"en", "it", "pl"}, "the language option lists the languages the decks are written in"
@@ -290,6 +338,20 @@ class Vote(Action):
     undone = N_("Undo %(name)s's last vote?")
 
 
+class Skip(Action):
+    """A player whose votes are awaited (their phone is offline) votes no more this round (reading 11)."""
+
+    type: Literal["skip"]
+    seat: SeatNumber
+    by = "host"
+    not_yours = N_("Only the host screen can skip a player.")
+    undone = N_("Undo skipping a player's votes this round?")
+
+
+# The rule for a missing vote (reading 11), for the host screen to say where it offers ``skip``.
+MISSING_ANSWER = N_("A skipped player casts no vote this round and scores nothing as a voter; their doodle is voted on and scored as usual.")
+
+
 class Reveal(Action):
     """Turn over the next artist's token (naming the artist makes a repeated tap harmless)."""
 
@@ -322,6 +384,7 @@ class Round:
     votes: tuple[tuple[int, int, int], ...] = ()  # (voter, artist, 1-3), the votes cast so far
     doodles: tuple[tuple[int, str], ...] = ()  # (seat, drawing), the doodles drawn on phones
     revealed: int = 0  # artists revealed so far, in reveal order (seating order)
+    skipped: tuple[int, ...] = ()  # voters the host skipped this round (reading 11), sorted
 
     def token(self, seat: int) -> int:
         return dict(self.subject_tokens)[seat]
@@ -384,8 +447,10 @@ def subject_deck(language: str = "en", difficulty: str = "mixed") -> tuple[tuple
 
 
 @lru_cache(maxsize=64)
-def _shuffled_deck(seed: int, language: str, difficulty: str) -> tuple[tuple[str, str, str], ...]:
-    cards = list(subject_deck(language, difficulty))
+def _shuffled_deck(seed: int, language: str, difficulty: str, deck: str = "box",
+                   own: tuple[str, ...] = ()) -> tuple[tuple[str, str, str], ...]:
+    box = [" | ".join(card) for card in subject_deck(language, difficulty)]
+    cards = [parse_subject_card(line) for line in own_deck(box, own, deck, same_subject_card)]
     rng_for(seed, "subject_cards").shuffle(cards)
     return tuple(cards)
 
@@ -393,7 +458,7 @@ def _shuffled_deck(seed: int, language: str, difficulty: str) -> tuple[tuple[str
 def _new_round(players: Sequence[Player], seed: int, options: Options, number: int) -> Round:
     card: tuple[str, ...] = ()
     if options.subject_cards == "virtual":
-        cards = _shuffled_deck(seed, options.language, options.difficulty)
+        cards = _shuffled_deck(seed, options.language, options.difficulty, options.deck, options.own_cards)
         card = cards[(number - 1) % len(cards)]
     bag = list(SUBJECT_TOKENS)
     rng_for(seed, "subject_tokens", number).shuffle(bag)
@@ -436,8 +501,10 @@ def _score_doodles(players: Sequence[str], subjects: Mapping[str, int],
     guessed = {name: 0 for name in players}
     right = {name: 0 for name in players}
     for artist in artists:
+        # A voter skipped in live play (reading 11) has no vote on it: it scores nothing.
         doodle = score_doodle(artist, subjects[artist],
-                              {voter: votes[voter][artist] for voter in players if voter != artist})
+                              {voter: votes[voter][artist] for voter in players
+                               if voter != artist and artist in votes.get(voter, {})})
         reasons.extend(doodle.reasons)
         guessed[artist] = doodle.facts["guessed"]
         for reason in doodle.reasons:
@@ -650,7 +717,8 @@ def _seat_index(state: State, seat: int) -> int:
 
 
 def _all_voted(state: State, rnd: Round, voter: int) -> bool:
-    return sum(1 for v, _, _ in rnd.votes if v == voter) == len(state.players) - 1
+    """Whether ``voter`` is done voting this round: every vote cast, or skipped (reading 11)."""
+    return voter in rnd.skipped or sum(1 for v, _, _ in rnd.votes if v == voter) == len(state.players) - 1
 
 
 def _time_up(state: State, now: float) -> bool:
@@ -688,7 +756,7 @@ def _resume_timer(state: State, actor: Any, action: ResumeTimer, now: float) -> 
 
 def _restart_timer(state: State, actor: Any, action: RestartTimer, now: float) -> State:
     require(state.phase is not Phase.OVER, "The game is over.")
-    no_votes_yet = not state.current.votes
+    no_votes_yet = not state.current.votes and not state.current.skipped
     require(state.phase in (Phase.SUBJECT, Phase.DOODLE) or (state.phase is Phase.VOTE and no_votes_yet),
             "Voting has begun, so the hourglass can no longer be restarted.")
     return evolve(state, phase=Phase.DOODLE, deadline=now + state.options.timer_seconds, paused_remaining=None)
@@ -710,8 +778,9 @@ def _subject_card(state: State, actor: Any, action: SubjectCard, now: float) -> 
     words = tuple(" ".join(w.split()) for w in action.words)
     require(len(words) in (0, 3) and all(words),
             "Type all three words of the subject card, or none to play with the numbers only.")
-    require(all(len(w) <= MAX_WORD_CHARS for w in words),
-            "A word on the subject card can be at most %(count)s characters long.", count=MAX_WORD_CHARS)
+    require_plural(all(len(w) <= MAX_WORD_CHARS for w in words),
+                   "A word on the subject card can be at most %(num)d character long.",
+                   "A word on the subject card can be at most %(num)d characters long.", MAX_WORD_CHARS)
     if words == state.current.subject_card:
         return state
     require(state.phase is Phase.SUBJECT, "The subject card can only be set before the hourglass is started.")
@@ -747,16 +816,38 @@ def _vote(state: State, voter: int, action: Vote, now: float) -> State:
     require(state.phase is Phase.VOTE or state.paused_remaining is None,
             "The hourglass is paused; voting starts when the time is up.")
     require(state.phase is Phase.VOTE, "Voting starts when the time is up.")
+    require(voter not in rnd.skipped, "The host skipped your votes this round: you vote again next round.")
     if rnd.vote(voter, artist) == subject:
         return state
     votes = {(v, a): k for v, a, k in rnd.votes}
     votes[(voter, artist)] = subject
     rnd = evolve(rnd, votes=tuple(sorted((v, a, k) for (v, a), k in votes.items())))
-    state = evolve(state, current=rnd)
-    n = len(state.players)
-    if len(rnd.votes) == n * (n - 1):
-        state = evolve(state, phase=Phase.REVEAL)
+    return _votes_in(evolve(state, current=rnd))
+
+
+def _votes_in(state: State) -> State:
+    """The reveal begins once every player still voting has cast every vote."""
+    if all(_all_voted(state, state.current, p.seat) for p in state.players):
+        return evolve(state, phase=Phase.REVEAL)
     return state
+
+
+def _skip(state: State, actor: Any, action: Skip, now: float) -> State:
+    """Reading 11: the seat votes no more this round; its votes cast are taken back."""
+    seat = state.players[_seat_index(state, action.seat)].seat
+    rnd = state.current
+    if seat in rnd.skipped and state.phase is not Phase.OVER:
+        return state
+    require(state.phase is not Phase.OVER, "The game is over.")
+    if _time_up(state, now):
+        state = evolve(state, phase=Phase.VOTE)
+    require(state.phase is Phase.VOTE, "A player can be skipped only while their votes are awaited.")
+    require(seat in waiting_for(state), "A player can be skipped only while their votes are awaited.")
+    require(len(state.players) - len(rnd.skipped) - 1 >= 2,
+            "At least two players must vote, so %(name)s can't be skipped.", name=seat_of(state.players, seat).name)
+    rnd = evolve(rnd, skipped=tuple(sorted((*rnd.skipped, seat))),
+                 votes=tuple(v for v in rnd.votes if v[0] != seat))
+    return _votes_in(evolve(state, current=rnd))
 
 
 def _reveal(state: State, actor: Any, action: Reveal, now: float) -> State:
@@ -799,6 +890,7 @@ ACTIONS = Actions(TITLE, {
     SubjectCard: _subject_card,
     Doodle: _doodle,
     Vote: _vote,
+    Skip: _skip,
     Reveal: _reveal,
     NextRound: _next_round,
 })
@@ -840,7 +932,7 @@ def _can(state: State, viewer: Any) -> list[str]:
         if not paused:
             possible += ["vote"] + (["doodle"] if state.options.doodle_on_phone else [])
     elif phase is Phase.VOTE:
-        possible = ["vote"] + ([] if state.current.votes else ["restart_timer"])
+        possible = ["vote", "skip"] + ([] if state.current.votes or state.current.skipped else ["restart_timer"])
     elif phase is Phase.REVEAL:
         possible = ["reveal"]
     elif phase is Phase.SCORES:
@@ -868,7 +960,7 @@ def _entries(players: Sequence[Player], rnd: Round, score: Score) -> list[dict]:
         voter_points = {r.who: r.points for r in mine if r.rule in VOTER_RULES}
         votes = []
         for voter in players:
-            if voter.seat != artist.seat:
+            if voter.seat != artist.seat and (voter.seat, artist.seat) in cast:  # not skipped (reading 11)
                 vote = cast[(voter.seat, artist.seat)]
                 votes.append({"voter": voter.seat, "name": voter.name, "subject": vote, "right": vote == subject,
                               "points": voter_points[voter.name]})
@@ -884,6 +976,7 @@ def _entries(players: Sequence[Player], rnd: Round, score: Score) -> list[dict]:
             "rule": scored.rule,
             "guessers": [v["name"] for v in votes if v["right"]],
             "missers": [v["name"] for v in votes if not v["right"]],
+            "skipped": [p.name for p in players if p.seat in rnd.skipped and p.seat != artist.seat],
             "reasons": [r.as_json() for r in mine],
         })
     return entries
@@ -921,11 +1014,12 @@ def view(state: State, viewer: Any) -> dict:
     done_doodling = phase in (Phase.VOTE, Phase.REVEAL, Phase.SCORES, Phase.OVER)
     cast = Counter(voter for voter, _, _ in rnd.votes)
     facts = {p.seat: {"guessed": guessed[p.name], "right_guesses": right[p.name],
-                      "votes_cast": cast[p.seat], "voted": cast[p.seat] == n - 1} for p in state.players}
+                      "votes_cast": cast[p.seat], "voted": cast[p.seat] == n - 1,
+                      "skipped": p.seat in rnd.skipped} for p in state.players}
     details: dict[str, Any] = {
         "round": rnd.number,
         "rounds": state.options.rounds,
-        "options": state.options.model_dump(),
+        "options": public_options(state.options),
         "first_player": state.players[0].seat,
         "subject_card": {"words": list(rnd.subject_card) or None,
                          "physical": state.options.subject_cards == "physical"},
@@ -967,6 +1061,7 @@ def view(state: State, viewer: Any) -> dict:
             "votes": [{"artist": p.seat, "name": p.name, "subject": rnd.vote(me, p.seat)}
                       for p in state.players if p.seat != me],
             "voted": cast[me] == n - 1,
+            "skipped": me in rnd.skipped,
             "doodle": rnd.doodle(me) if state.options.doodle_on_phone else None,
             "breakdown": _breakdown(rnd, current, my_name),
             "round_points": current.points.get(my_name, 0),
@@ -988,9 +1083,24 @@ def view(state: State, viewer: Any) -> dict:
                     winners=standing.winners if over else (), player_facts=facts, **details)
 
 
+def photos(state: State, viewer: Any) -> Photos:
+    """The photos of the paper doodles (the docstring's "Photos of paper"): a slot per player for
+    the round in play, in seating order; each player takes their own while doodling and voting;
+    everyone sees them all from pencils down."""
+    if state.options.doodle_on_phone or state.phase is Phase.SUBJECT:
+        return NO_PHOTOS
+    number = state.current.number
+    slots = tuple(PhotoSlot(f"doodle:{number}:{p.seat}", p.seat) for p in state.players)
+    playing = is_number(viewer) and any(p.seat == viewer for p in state.players)
+    take = frozenset({f"doodle:{number}:{viewer}"} if playing and state.phase in (Phase.DOODLE, Phase.VOTE) else ())
+    see = frozenset(() if state.phase is Phase.DOODLE else (s.slot for s in slots))
+    return Photos(slots, take, see)
+
+
 def lobby_view(players: Sequence[Player], options: Any) -> dict:
     """The reading of the tie-break the options choose (reading 1), for the lobby to say."""
-    return {"tie_break_rule": read_options(Options, options).tie_break}
+    checked = read_options(Options, options)
+    return {"tie_break_rule": checked.tie_break, "options": public_options(checked)}  # no own cards on a phone
 
 
 def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]]:
@@ -1020,7 +1130,8 @@ def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]
         cast = {(voter, artist) for voter, artist, _ in rnd.votes}
         pending = [next((a.seat for a in state.players if a.seat != v.seat and (v.seat, a.seat) not in cast), None)
                    for v in state.players]
-        voters = [(v.seat, artist) for v, artist in zip(state.players, pending) if artist is not None]
+        voters = [(v.seat, artist) for v, artist in zip(state.players, pending)
+                  if artist is not None and v.seat not in rnd.skipped]
         for voter, artist in voters[:1]:
             moves.extend((voter, {"type": "vote", "artist": artist, "subject": k}) for k in SUBJECTS)
         for voter, artist in voters[1:2]:

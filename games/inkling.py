@@ -77,6 +77,7 @@ from __future__ import annotations
 import math
 import typing
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
@@ -90,6 +91,8 @@ from games.base import (
     RuleError, Say, Score, Seat, Standings, Table, TieBreak, envelope, evolve, is_number,
     moves_for, ranking, read_model, read_options, require, rng_for, seat_of, sum_points,
 )
+from games.base import Deck, OwnCardLines, public_options, OwnCards, OwnCardsOptions, deck_field, own_cards_field, own_deck
+from games.base import require_plural
 
 NAME = "inkling"
 TITLE = "Inkling"
@@ -104,6 +107,7 @@ MAX_PUT_BACK = 2
 DRAW_SHARE = MAX_PUT_BACK + DRAW_EXTRA  # the cards set aside for each player at a draw (reading 7)
 MOST_IN_HAND = HAND_SIZE + (ROUNDS - 1) * DRAW_EXTRA
 CLUE_VALUES = (1, 1, 2, 2, 3, 3)
+CLUE_LETTERS = (3, 12)  # the shortest and the longest clue word (games/content/*/inkling_clues.txt)
 MOST_POINTS = sum(CLUE_VALUES)  # a guessing score for one neighbour is at most this
 MAX_GUESS_CHARS = 40
 TABLE_AREA = 100  # arrangement coordinates run from 0 to 100 in both directions
@@ -133,15 +137,50 @@ Language = Annotated[Literal["en", "it", "pl"], Say(N_("The cards are available 
 assert set(typing.get_args(typing.get_args(Language)[0])) == set(LANGUAGES), "a deck language is not an option"
 
 
-class Options(GameOptions):
+def read_own_clue_card(line: str, number: int) -> str:
+    """A clue card of the table's own, by the shipped deck's rules: six words written word:points,
+    two worth each of 1, 2 and 3 (the box's parser reads it), each word 3 to 12 letters (a hand
+    holds at most 14 ink cards) and different from the others; kept in lower case."""
+    try:
+        card = parse_clue_card(unicodedata.normalize("NFC", line.lower()))
+    except ValueError:
+        raise RuleError("Line %(line)s: a clue card is six words written word:points, two each worth 1, 2 and 3.",
+                        line=number) from None
+    for word, _ in card:
+        require(word.isalpha() and CLUE_LETTERS[0] <= len(word) <= CLUE_LETTERS[1],
+                "Line %(line)s: “%(word)s” is not a clue word: 3 to 12 letters, nothing else.",
+                line=number, word=word[:20])
+    require(len({normalize_word(w) for w, _ in card}) == len(card), N_("Line %(line)s has the same word twice."),
+            line=number)
+    return " ".join(f"{word}:{value}" for word, value in card)
+
+
+def clue_words_of(card: str) -> list[str]:
+    """The words of a clue card line, as guesses compare them (no word is on two cards)."""
+    return [normalize_word(item.rpartition(":")[0]) for item in card.split()]
+
+
+OWN_CARDS = OwnCards(
+    title=N_("Our own clue cards"),
+    hint=N_("One card a line: six words of 3 to 12 letters, two worth 1 point, two worth 2 and two worth 3. "
+            "Our cards only needs one for each player."),
+    example=N_("cat:1 sun:1 pirate:2 garden:2 umbrella:3 crocodile:3"),
+    read=read_own_clue_card, same=clue_words_of, least=lambda options: MIN_PLAYERS,
+    repeated=N_("Line %(line)s has a word of line %(first)s: each clue word is on one card only."))
+
+
+class Options(OwnCardsOptions):
     """Inkling's room options."""
 
     game_title = TITLE
+    own_card_rules = OWN_CARDS
 
     ink_cards: InkCards = Field("physical", title=N_("Ink (letter) cards"), json_schema_extra={
         "labels": {"physical": N_("Physical: from the box"), "virtual": N_("Virtual: the app deals each phone a hand")}})
     language: Language = Field("en", title=N_("Language of the cards"), json_schema_extra={
         "labels": {"en": N_("English"), "it": N_("Italiano"), "pl": N_("Polski")}})
+    deck: Deck = deck_field(N_("Clue cards"))
+    own_cards: OwnCardLines = own_cards_field()
 
 
 OPTIONS = Options().model_dump()  # the defaults
@@ -181,8 +220,8 @@ def _face(value: Any) -> Any:
 def _guess_word(value: Any) -> Any:
     require(isinstance(value, str), "Write your guess as a word.")
     word = " ".join(value.split())
-    require(len(word) <= MAX_GUESS_CHARS, "A guess can be at most %(count)s characters long.",
-            count=MAX_GUESS_CHARS)
+    require_plural(len(word) <= MAX_GUESS_CHARS, "A guess can be at most %(num)d character long.",
+                   "A guess can be at most %(num)d characters long.", MAX_GUESS_CHARS)
     require(word.isprintable(), "A guess can only contain letters and ordinary characters.")
     return word
 
@@ -191,8 +230,8 @@ def _line_to_write(value: Any) -> Any:
     if value is None:
         return value
     require(is_number(value) and value >= 1, "Guess lines are numbered from 1.")
-    require(value <= GUESSES_PER_NEIGHBOUR, "You have only %(count)s guesses for each neighbour.",
-            count=GUESSES_PER_NEIGHBOUR)
+    require_plural(value <= GUESSES_PER_NEIGHBOUR, "You have only %(num)d guess for each neighbour.",
+                   "You have only %(num)d guesses for each neighbour.", GUESSES_PER_NEIGHBOUR)
     return value
 
 
@@ -205,7 +244,8 @@ def _line_to_review(value: Any) -> Any:
 def _cards_put_back(value: Any) -> Any:
     require(isinstance(value, list) and all(is_number(c) and 0 <= c <= LIMIT for c in value),
             "List the ink cards you put back.")
-    require(len(value) <= MAX_PUT_BACK, "You can put back at most %(count)s ink cards.", count=MAX_PUT_BACK)
+    require_plural(len(value) <= MAX_PUT_BACK, "You can put back at most %(num)d ink card.",
+                   "You can put back at most %(num)d ink cards.", MAX_PUT_BACK)
     return value
 
 
@@ -428,6 +468,23 @@ def clue_deck(language: str = "en") -> tuple[ClueCard, ...]:
     return tuple(parse_clue_card(line) for line in content.deck("inkling_clues", language))
 
 
+def _clue_cards(options: Options, players: int) -> tuple[ClueCard, ...]:
+    """The clue cards dealt from: the box's, ours or both (``deck``). Ours need a card for each
+    player and, with virtual ink, words the language's ink cards can spell."""
+    box = content.deck("inkling_clues", options.language)
+    lines = own_deck(box, options.own_cards, options.deck, clue_words_of)
+    require(len(lines) >= players, "Our cards only needs a clue card for each player: %(count)s here.", count=players)
+    if options.ink_cards == "virtual" and options.deck != "box":
+        letters = Counter(ink_deck(options.language))
+        for line in options.own_cards:
+            for word, _ in parse_clue_card(line):
+                require(not Counter(word.upper()) - letters,
+                        "“%(word)s” cannot be spelled with this language's ink cards: "
+                        "change it or choose the physical ink cards.",
+                        word=word)
+    return tuple(parse_clue_card(line) for line in lines)
+
+
 @lru_cache(maxsize=None)
 def ink_deck(language: str = "en") -> tuple[str, ...]:
     """The 108 ink cards as letters; a card's number is its place in this tuple."""
@@ -641,9 +698,10 @@ def _check_guesses(players: list[str], guesses: Any) -> dict[str, dict[str, list
             require(isinstance(words, (list, tuple)) and all(isinstance(w, str) for w in words),
                     "%(guesser)s's guesses for %(neighbour)s must be a list of words.",
                     guesser=guesser, neighbour=neighbour)
-            require(len(words) <= GUESSES_PER_NEIGHBOUR,
-                    "%(guesser)s has more than %(count)s guesses for %(neighbour)s.",
-                    guesser=guesser, count=GUESSES_PER_NEIGHBOUR, neighbour=neighbour)
+            require_plural(len(words) <= GUESSES_PER_NEIGHBOUR,
+                           "%(guesser)s has more than %(num)d guess for %(neighbour)s.",
+                           "%(guesser)s has more than %(num)d guesses for %(neighbour)s.",
+                           GUESSES_PER_NEIGHBOUR, guesser=guesser, neighbour=neighbour)
         result[guesser] = {n: list(sheet.get(n, [])) for n in (left, right)}
     return result
 
@@ -725,8 +783,9 @@ def score_from_guessing(
         require(isinstance(guesses_made, Mapping), "Give how many guesses each player wrote.")
         for g in players:
             count: Any = guesses_made.get(g)
-            require(is_number(count) and 0 <= count <= MOST_GUESSES,
-                    "%(name)s wrote from 0 to %(most)s guesses.", name=g, most=MOST_GUESSES)
+            require_plural(is_number(count) and 0 <= count <= MOST_GUESSES,
+                           "%(name)s wrote from 0 to %(num)d guess.", "%(name)s wrote from 0 to %(num)d guesses.",
+                           MOST_GUESSES, name=g)
     reasons = [Reason("guessing_score", g, table[g][n], {"neighbour": n}) for g in players for n in table[g]]
     made = None if guesses_made is None else {g: guesses_made[g] for g in players}
     return _with_ink(players, table, made, reasons, {})
@@ -783,7 +842,7 @@ def setup(players: Sequence[Player], options: Any, seed: int) -> State:
     # The scoring speaks in names, so names must tell players apart.
     require(len({p.name for p in players}) == len(players), "Two players can't have the same name.")
     seats = [p.seat for p in players]
-    cards = clue_deck(checked.language)
+    cards = _clue_cards(checked, len(players))
     dealt = rng_for(seed, "clue_cards").sample(range(len(cards)), len(players))
     empty: Sheet = (None,) * GUESSES_PER_NEIGHBOUR
     state = State(
@@ -917,7 +976,8 @@ def _guess(state: State, seat: int, action: Guess, now: float) -> State:
         if any(g and normalize_word(g.word) == form for g in sheet):
             return state  # already on the sheet
         free = [k for k, g in enumerate(sheet) if g is None]
-        require(free, "You have used all %(count)s guesses for %(name)s.", count=GUESSES_PER_NEIGHBOUR, name=name)
+        require_plural(free, "You have used your %(num)d guess for %(name)s.",
+                       "You have used all %(num)d guesses for %(name)s.", GUESSES_PER_NEIGHBOUR, name=name)
         line = free[0]
     else:
         line = action.slot - 1
@@ -1241,7 +1301,7 @@ def view(state: State, viewer: Any) -> dict:
     details: dict[str, Any] = {
         "round": state.round,
         "rounds": ROUNDS,
-        "options": state.options.model_dump(),
+        "options": public_options(state.options),
         "guesses_per_neighbour": GUESSES_PER_NEIGHBOUR,
         "ink_deck": len(state.deck) if state.virtual else None,
         "scores_final": phase is Phase.OVER,
@@ -1264,8 +1324,9 @@ def view(state: State, viewer: Any) -> dict:
 
 
 def lobby_view(players: Sequence[Player], options: Any) -> dict:
-    """Nothing beyond the room's own lobby."""
-    return {}
+    """The room's options without the table's own cards (the deck would tell a phone what the
+    others may hold)."""
+    return {"options": public_options(read_options(Options, options))}
 
 
 # --- the score-only helper and the scoring API ----------------------------------------------------

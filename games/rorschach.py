@@ -56,9 +56,17 @@ Readings where the rulebook is unclear:
   poorest) would hand out colours nobody matched, which no rule of the game does. The table keeps
   one blot fewer than the players: one more blot is dealt, beside the lowest number token not on
   the table (a virtual card from the deck). The seat limit (8) holds.
+- A missing pick (issue 18; the rulebook is silent: everyone answers every question): the host may
+  skip a player whose pick is still awaited (``skip``, e.g. their phone is offline). A skipped
+  player has no pick this round: any pick they had made is taken back, they take no token, and
+  nobody takes their colour from them (nobody matched them); the others are scored as if the
+  skipped player were away from the table for that question (one alone on a blot among the others
+  takes their own colour). Everyone still needs the skipped player's colour to win. The round is
+  revealed once everyone else has picked; at least two players must pick. The reveal lists the
+  skipped (``reveal.skipped``; their line's rule is ``skipped``).
 - Secrecy: a pick is a seat's secret until the reveal. No answer depends on another seat's pick:
   a pick is refused only for what is public (the phase, the blots on the table), and the host's
-  moves exist only after the reveal. The one answer that does depend on every pick is the last
+  moves exist only after the reveal, but for ``skip``, which turns on who has picked (public). The one answer that does depend on every pick is the last
   pick itself, which is the reveal. The host, the table and the other seats see only who has
   picked, never which blot.
 
@@ -66,6 +74,8 @@ Moves (``ACTIONS``; ``apply`` reads them with the declared models):
 
 - ``pick`` (a seat, secret): ``{"type": "pick", "number": n}``, the blot beside number token ``n``.
 - ``next_round`` (the host): ``{"type": "next_round", "round": n?}``, after a reveal.
+- ``skip`` (the host): ``{"type": "skip", "seat": n}``, a player whose pick is awaited has none
+  this round (the missing pick above).
 - ``remove_blot`` (the host): ``{"type": "remove_blot", "number": n | null}``, when speed rounds
   offer a removal (``null`` keeps every blot).
 - ``discard_blot`` (the host): ``{"type": "discard_blot", "number": n}``, after a reveal, with
@@ -96,6 +106,8 @@ from games.base import (
     Score, Standings, Table, Word, envelope, evolve, is_number, moves_for, ranking, read_model,
     read_options, require, rng_for, seat_of, seated_at_the_end, sum_points,
 )
+from games.base import Deck, OwnCardLines, public_options, OwnCards, OwnCardsOptions, deck_field, own_cards_field, own_deck, whole_card
+from games.base import require_plural
 from games.content import deck
 
 NAME = "rorschach"
@@ -140,10 +152,28 @@ Language = Literal["en", "it", "pl"]
 assert get_args(Language) == content.LANGUAGES
 
 
-class Options(GameOptions):
+def read_own_question(line: str, number: int) -> str:
+    """A question card of the table's own, by the shipped deck's rules: one question, ending with a
+    question mark, no ``|``; kept with a capital first letter, as the box's are written."""
+    require(line.endswith("?") and len(line) > 1 and "|" not in line,
+            "Line %(line)s: a question card is one question, ending with a question mark.", line=number)
+    return line[0].upper() + line[1:]
+
+
+OWN_QUESTIONS = 10  # "our cards only": a game of ten rounds before a question comes again
+OWN_CARDS = OwnCards(
+    title=N_("Our own question cards"),
+    hint=N_("One question a line, ending with a question mark. Our cards only needs at least 10."),
+    example=N_("Which looks most like a dragon asleep?"),
+    read=read_own_question, same=whole_card, least=lambda options: OWN_QUESTIONS,
+    dealt=lambda options: options.cards == "virtual")
+
+
+class Options(OwnCardsOptions):
     """Rorschach (2008)'s room options."""
 
     game_title = TITLE
+    own_card_rules = OWN_CARDS
 
     cards: Annotated[Literal["virtual", "physical"],
                      Say("The option cards must be one of: virtual, physical.")] = Field(
@@ -163,6 +193,8 @@ class Options(GameOptions):
     language: Annotated[Language, Say("The cards are available in English, Italian and Polish.")] = Field(
         "en", title=N_("Language of the question cards"), json_schema_extra={"labels": {
             "en": N_("English"), "it": N_("Italiano"), "pl": N_("Polski")}})
+    deck: Deck = deck_field(N_("Question cards"))
+    own_cards: OwnCardLines = own_cards_field()
 
 
 OPTIONS = Options().model_dump()  # the defaults
@@ -180,6 +212,20 @@ class Pick(Action):
     not_yours = N_("Only the players pick blots; the host screen cannot pick for them.")
     secret = True
     undone = N_("Undo %(name)s's pick?")
+
+
+class Skip(Action):
+    """A player whose pick is awaited (their phone is offline) has no pick this round."""
+
+    type: Literal["skip"]
+    seat: Annotated[Int, Say("Say which player you mean by their seat.")]
+    by = "host"
+    not_yours = N_("Only the host screen can skip a player.")
+    undone = N_("Undo skipping a player's pick this round?")
+
+
+# The rule for a missing pick (the docstring's), for the host screen to say where it offers ``skip``.
+MISSING_ANSWER = N_("A skipped player has no pick this round: they take no token, and nobody takes their colour.")
 
 
 class NextRound(Action):
@@ -260,7 +306,7 @@ def _blot_number(name: str, blot: Any) -> int:
 
 
 def score_round(players: Sequence[str], choices: Mapping[str, Any],
-                tokens: Mapping[str, Sequence[str]] | None = None) -> Score:
+                tokens: Mapping[str, Sequence[str]] | None = None, skipped: Iterable[str] = ()) -> Score:
     """One reveal scored from plain data (live play, the score-only helper and the scoring API).
 
     ``players`` are names in seating order, ``choices`` maps each name to the number of the blot
@@ -270,21 +316,26 @@ def score_round(players: Sequence[str], choices: Mapping[str, Any],
     those ``already_held``) or ``alone`` (the same figures: ``with`` is empty, ``took`` their own
     colour unless already held). Facts, lists in seating order: ``gained`` (name -> the colours
     taken), ``tokens`` (name -> the colours held after it), ``winners``. Raises ``RuleError`` for a
-    round that cannot have happened.
+    round that cannot have happened. Live play may name players ``skipped`` that round (the missing
+    pick, see the docstring): they have no pick, take nothing, and their Reason is ``skipped``.
     """
+    skipped = frozenset(skipped)
     players = check_players(players)
     require(isinstance(choices, Mapping), "Give the blot each player picked.")
     for name in choices:
         require(name in players, "%(name)s is not one of the players.", name=str(name)[:40])
     picked: dict[str, int] = {}
     for name in players:
+        if name in skipped:
+            continue
         require(name in choices, "%(name)s has not picked a blot.", name=name)
         picked[name] = _blot_number(name, choices[name])
     blots = len(players) - 1
-    require(len(set(picked.values())) <= blots,
-            "With %(players)s players there are only %(blots)s blots, so not everyone can have picked a different one.",
-            players=len(players), blots=blots)
-    for name in players:
+    require_plural(len(set(picked.values())) <= blots,
+                   "With %(players)s players there is only %(num)d blot, so not everyone can have picked a different one.",
+                   "With %(players)s players there are only %(num)d blots, so not everyone can have picked a different one.",
+                   blots, players=len(players))
+    for name in picked:
         require(1 <= picked[name] <= blots,
                 "There is no blot number %(number)s: with %(count)s players the blots are numbered 1 to %(blots)s.",
                 number=picked[name], count=len(players), blots=blots)
@@ -302,10 +353,13 @@ def score_round(players: Sequence[str], choices: Mapping[str, Any],
             held[name] = frozenset(colours)
             require(not holds_every_colour(name, colours, players),
                     "%(name)s already holds every colour, so the game is over.", name=name)
-    gained = tokens_gained(picked, held)
+    gained = {**{name: frozenset() for name in skipped}, **tokens_gained(picked, held)}
     reasons = []
     for name in players:
-        others = [p for p in players if p != name and picked[p] == picked[name]]
+        if name in skipped:
+            reasons.append(Reason("skipped", name, 0, {"blot": None, "with": [], "took": [], "already_held": []}))
+            continue
+        others = [p for p in players if p != name and picked.get(p) == picked[name]]
         offered = others or [name]
         reasons.append(Reason("matched" if others else "alone", name, len(gained[name]), {
             "blot": picked[name],
@@ -384,6 +438,7 @@ class Reveal:
 
     round: int
     picks: tuple[tuple[int, int], ...]  # (seat, blot number), seating order
+    skipped: tuple[int, ...] = ()  # the seats the host skipped that round (no pick)
 
 
 @dataclass(frozen=True)
@@ -401,6 +456,7 @@ class State:
     question: str | None
     picks: tuple[tuple[int, int], ...]  # (seat, blot number), in seating order
     history: tuple[Score, ...] = ()  # every reveal, scored
+    skipped: tuple[int, ...] = ()  # the seats the host skipped this round (a missing pick), sorted
     reveal: Reveal | None = None
     dry_rounds: int = 0  # rounds in a row without any token, since the last speed-round offer
     speed_offer: bool = False
@@ -435,7 +491,7 @@ def setup(players: Sequence[Player], options: Any, seed: Any) -> State:
     question_pile: tuple[int, ...] = ()
     blot_pile: tuple[int, ...] = ()
     if virtual:
-        questions = deck(QUESTION_DECK, opts.language)
+        questions = own_deck(deck(QUESTION_DECK, opts.language), opts.own_cards, opts.deck, whole_card)
         order = list(range(len(questions)))
         rng_for(seed, "questions", 0).shuffle(order)
         question_pile = tuple(order)
@@ -493,22 +549,36 @@ def _pick(state: State, seat: int, action: Pick, now: float) -> State:
     require(state.phase != OVER, "The game is over.")
     require(state.phase == PICKING, "The blots have been revealed; wait for the next question.")
     require(number in _numbers(state), "There is no blot number %(number)s on the table.", number=number)
+    require(seat not in state.skipped, "The host skipped your pick this round: you pick again at the next question.")
     picks = dict(state.picks)
     if picks.get(seat) == number:
         return state
     picks[seat] = number
     state = evolve(state, picks=tuple((p.seat, picks[p.seat]) for p in state.players if p.seat in picks))
-    if len(picks) == len(state.players):
-        return _reveal(state)
-    return state
+    return _reveal(state) if not waiting_for(state) else state
+
+
+def _skip(state: State, actor: Any, action: Skip, now: float) -> State:
+    """The missing pick: the seat has no pick this round (its pick, if any, is taken back)."""
+    seat = seat_of(state.players, action.seat).seat
+    if seat in state.skipped:
+        return state
+    require(state.phase != OVER, "The game is over.")
+    require(state.phase == PICKING and seat in waiting_for(state),
+            "A player can be skipped only while their pick is awaited.")
+    require(len(state.players) - len(state.skipped) - 1 >= 2,
+            "At least two players must pick, so %(name)s can't be skipped.", name=seat_of(state.players, seat).name)
+    state = evolve(state, skipped=tuple(sorted((*state.skipped, seat))),
+                   picks=tuple(p for p in state.picks if p[0] != seat))
+    return _reveal(state) if not waiting_for(state) else state
 
 
 def _reveal(state: State) -> State:
     table = table_of(state)
     name = {p.seat: p.name for p in state.players}
     score = score_round(list(table.players), {name[seat]: number for seat, number in state.picks},
-                        held_tokens(table.players, state.history))
-    state = evolve(state, history=state.history + (score,), reveal=Reveal(state.round, state.picks))
+                        held_tokens(table.players, state.history), [name[seat] for seat in state.skipped])
+    state = evolve(state, history=state.history + (score,), reveal=Reveal(state.round, state.picks, state.skipped))
     if _standings(state).over:
         return evolve(state, phase=OVER)
     options = state.options
@@ -547,7 +617,7 @@ def _next_round(state: State, actor: Any, action: NextRound, now: float) -> Stat
                 b = Blot(b.number, card)
             replaced.append(b)
         blots = replaced
-    state = evolve(state, phase=PICKING, round=state.round + 1, blots=tuple(blots), picks=(),
+    state = evolve(state, phase=PICKING, round=state.round + 1, blots=tuple(blots), picks=(), skipped=(),
                    reveal=None, speed_offer=False, removal=None, discard=None, question=None)
     return _deal_question(state) if options.cards == "virtual" else state
 
@@ -561,9 +631,10 @@ def _remove_blot(state: State, actor: Any, action: RemoveBlot, now: float) -> St
     if number == state.removal and state.phase == REVEAL:
         return state
     require(state.phase != OVER, "The game is over.")
-    require(state.phase == REVEAL and state.speed_offer,
-            "A blot can only be removed after %(count)s rounds in a row without a token.",
-            count=state.options.speed_after)
+    require_plural(state.phase == REVEAL and state.speed_offer,
+                   "A blot can only be removed after %(num)d round in a row without a token.",
+                   "A blot can only be removed after %(num)d rounds in a row without a token.",
+                   state.options.speed_after)
     if number is not None:
         require(number in _numbers(state), "There is no blot number %(number)s on the table.", number=number)
         require(number != state.discard, "Blot %(number)s is already being replaced; remove another one.",
@@ -587,7 +658,7 @@ def _discard_blot(state: State, actor: Any, action: DiscardBlot, now: float) -> 
     return evolve(state, discard=number)
 
 
-ACTIONS = Actions(TITLE, {Pick: _pick, NextRound: _next_round, RemoveBlot: _remove_blot,
+ACTIONS = Actions(TITLE, {Pick: _pick, Skip: _skip, NextRound: _next_round, RemoveBlot: _remove_blot,
                           DiscardBlot: _discard_blot})
 
 LATE_ARRIVAL = N_("Between questions: the new player sits between the last seat and the first, takes the "
@@ -624,7 +695,7 @@ def waiting_for(state: State) -> frozenset[int]:
     if state.phase != PICKING:
         return frozenset()
     picked = dict(state.picks)
-    return frozenset(p.seat for p in state.players if p.seat not in picked)
+    return frozenset(p.seat for p in state.players if p.seat not in picked and p.seat not in state.skipped)
 
 
 def _possible(state: State) -> list[str]:
@@ -632,7 +703,7 @@ def _possible(state: State) -> list[str]:
     if state.phase == OVER:
         return []
     if state.phase == PICKING:
-        return ["pick"]
+        return ["pick", "skip"]
     options = state.options
     possible = []
     if state.speed_offer and options.speed_rounds == "host":
@@ -657,6 +728,8 @@ def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]
         if state.picks:  # changing one's mind is allowed too: a sample, one seat's other pick
             seat, number = state.picks[0]
             moves.append((seat, {"type": "pick", "number": numbers[(numbers.index(number) + 1) % len(numbers)]}))
+        if waiting and len(state.players) - len(state.skipped) > 3:  # the missing pick, now and then
+            moves.append((HOST, {"type": "skip", "seat": max(waiting)}))
         return moves
     moves = []
     possible = _possible(state)
@@ -697,6 +770,7 @@ def view(state: State, viewer: Any) -> dict:
             "tokens": [colour_name[s] for s in seats if s in held[c["seat"]]],
             "needs": [colour_name[s] for s in seats if s not in held[c["seat"]]],
             "picked": c["seat"] in picked,
+            "skipped": c["seat"] in state.skipped,
         }
         for c in colours
     }
@@ -705,6 +779,7 @@ def view(state: State, viewer: Any) -> dict:
         you = {
             **{k: v for k, v in colour_of(state, viewer).items() if k != "seat"},
             "pick": picked.get(viewer),
+            "skipped": viewer in state.skipped,
             # The viewer's own line of the reveal (public by then): the phone's breakdown.
             "result": (next((r for r in _results(state.history[-1], seat_named) if r["seat"] == viewer), None)
                        if state.reveal is not None else None),  # None too for a seat who joined after it
@@ -713,7 +788,7 @@ def view(state: State, viewer: Any) -> dict:
         }
     details: dict[str, Any] = {
         "round": state.round,
-        "options": options.model_dump(),
+        "options": public_options(options),
         "colours": colours,
         "token_matrix": {
             "colours": [c["colour"] for c in colours],
@@ -766,6 +841,7 @@ def _reveal_view(state: State, colour_name: Mapping[int, str], seat_named: Mappi
     return {
         "round": reveal.round,
         "picks": [{"seat": s, "number": n} for s, n in reveal.picks],
+        "skipped": list(reveal.skipped),
         "groups": groups,
         "alone": [g["seats"][0] for g in groups if g["alone"]],
         "results": results,
@@ -795,7 +871,8 @@ def lobby_view(players: Sequence[Player], options: Any) -> dict:
     that will lie on the table."""
     return {"colours": [{"seat": p.seat, "colour": c[0], "letter": c[1], "hex": c[2]}
                         for p, c in zip(players, COLOURS)],
-            "blots": blot_count(min(len(players), MAX_PLAYERS))}
+            "blots": blot_count(min(len(players), MAX_PLAYERS)),
+            "options": public_options(read_options(Options, options))}  # no own cards on a phone
 
 
 # --- the score-only helper and the scoring API --------------------------------------------------

@@ -89,17 +89,22 @@ from pydantic import BeforeValidator, ConfigDict, Field, Strict
 
 from games.base import (
     HOST, LIMIT, TABLE, Action, Actions, Count, Declared, Exactly, GameOptions, Player, Reason, RuleError,
-    Say, Score, Standings, Table, Word, N_, envelope, evolve, is_number, moves_for, ranking,
+    Say, Score, Standings, Table, N_, envelope, evolve, is_number, moves_for, ranking,
     read_model, read_options, require, rng_for, seat_of, sum_points,
 )
+from games.base import Deck, OwnCardLines, public_options, OwnCards, OwnCardsOptions, deck_field, own_cards_field, own_deck, whole_card
+from games.base import NC_
 from games.content import deck
 
 NAME = "rorschach-teams"
 TITLE = "Rorschach (teams)"
+# A team's move is made by any one of its members (``waiting_for`` names them all).
+AWAITS_ANY_ONE = True
 MIN_PLAYERS, MAX_PLAYERS = 4, 16
 MIN_TEAM = 2
 TEAMS = ("black", "white")
-TEAM_WORDS = {"black": Word(N_("black")), "white": Word(N_("white"))}  # the teams in sentences
+# The teams in sentences: the team's own form of its colour ("la squadra nera", "drużyna czarnych").
+TEAM_WORDS = {"black": NC_("team", "black"), "white": NC_("team", "white")}
 WORD_SLOTS = ("A", "B", "C")
 IMAGE_SLOTS = (1, 2, 3, 4)
 WIN_POINTS, WIN_LEAD = 4, 2
@@ -322,10 +327,29 @@ def _teams_option(value: Any) -> Any:
     return {t: list(value[t]) for t in TEAMS}
 
 
-class Options(GameOptions):
+def read_own_word(line: str, number: int) -> str:
+    """A word card of the table's own, by the shipped deck's rules: a word or up to three (letters,
+    spaces, hyphens, apostrophes), kept in lower case as the box's are written."""
+    word = " ".join(line.split()).lower()
+    require(len(word.split()) <= 3 and all(c.isalpha() or c in " -'" for c in word),
+            "Line %(line)s: a word card is one word, or at most three, of letters only.", line=number)
+    return word
+
+
+OWN_WORDS = 12  # "our cards only": four rounds of three words before a word comes again
+OWN_CARDS = OwnCards(
+    title=N_("Our own word cards"),
+    hint=N_("One word a line (at most three words). Our cards only needs at least 12."),
+    example=N_("mysterious"),
+    read=read_own_word, same=whole_card, least=lambda options: OWN_WORDS,
+    dealt=lambda options: options.cards == "virtual")
+
+
+class Options(OwnCardsOptions):
     """Rorschach (teams)'s room options."""
 
     game_title = TITLE
+    own_card_rules = OWN_CARDS
 
     cards: Annotated[Literal["virtual", "physical"], Say("The option cards must be one of: virtual, physical.")] = Field(
         "virtual", title=N_("Cards"), json_schema_extra={"labels": {
@@ -340,6 +364,8 @@ class Options(GameOptions):
     language: Annotated[Language, Say("The cards are available in English, Italian and Polish.")] = Field(
         "en", title=N_("Language of the word cards"), json_schema_extra={"labels": {
             "en": N_("English"), "it": N_("Italiano"), "pl": N_("Polski")}})
+    deck: Deck = deck_field(N_("Word cards"))
+    own_cards: OwnCardLines = own_cards_field()
 
 
 OPTIONS = Options().model_dump()  # the defaults
@@ -493,8 +519,10 @@ def team_split(seats: Sequence[int], listed: Mapping | Teams | None) -> tuple[tu
 
 def lobby_view(players: Sequence[Player], options: Any) -> dict:
     """What the lobby shows before the start: the teams the game would start with."""
-    black, white = team_split([p.seat for p in players], read_options(Options, options).teams)
-    return {"lobby_teams": {"black": list(black), "white": list(white)}}
+    checked = read_options(Options, options)
+    black, white = team_split([p.seat for p in players], checked.teams)
+    return {"lobby_teams": {"black": list(black), "white": list(white)},
+            "options": public_options(checked)}  # no own cards on a phone
 
 
 def table_of(state: State) -> Table:
@@ -548,7 +576,7 @@ def setup(players: Sequence[Player], options: Any, seed: int) -> State:
         round=Round(0, checked.first_test_team, teams[0][0], (), ()),
     )
     if checked.cards == "virtual":
-        words = deck(WORD_DECK, checked.language)
+        words = own_deck(deck(WORD_DECK, checked.language), checked.own_cards, checked.deck, whole_card)
         word_order = list(range(len(words)))
         rng_for(seed, "words", 0).shuffle(word_order)
         images = list(range(1, IMAGE_CARDS + 1))
@@ -850,7 +878,7 @@ def view(state: State, viewer: Any) -> dict:
         you = {"team": my_team, "role": role}
     details: dict[str, Any] = {
         "round": rnd.number,
-        "options": state.options.model_dump(),
+        "options": public_options(state.options),
         "teams": {
             t: {"members": list(state.members(t)), "names": [names[s] for s in state.members(t)],
                 "score": points[t]}

@@ -35,10 +35,11 @@ class Shots:
             page.screenshot(path=str(self.dir / f"{name}.png"))
 
 
-def open_table(browser, server, title, names):
-    """The host opens a table of ``title`` from the home page; a phone per name joins by its code."""
+def open_table(browser, server, title, names, prompts=None):
+    """The host opens a table of ``title`` from the home page; a phone per name joins by its code.
+    ``prompts``: what the host types into a question the page asks (its message -> the answer)."""
     host = browser.new_context(**HOST).new_page()
-    host.on("dialog", lambda dialog: dialog.accept())
+    host.on("dialog", lambda dialog: dialog.accept((prompts or {}).get(dialog.message, "")))
     host.goto(server.url + "/")
     host.get_by_role("button", name=f"Open a table for {title}").click()
     host.wait_for_selector(".qr-box img")

@@ -62,6 +62,20 @@ class Table:
 
 
 @pytest.fixture
+def clock(app):
+    """The server's clock, moved by hand: ``clock.now`` in seconds."""
+    class Clock:
+        now = 1_000_000.0
+
+        def __call__(self):
+            return self.now
+
+    c = Clock()
+    app.extensions["rooms"].clock = c
+    return c
+
+
+@pytest.fixture
 def table(app):
     # Without cookies, every call authenticates with its bearer token alone, like an API client.
     client = app.test_client(use_cookies=False)

@@ -35,10 +35,19 @@ def wait_until(condition: Callable[[], T], timeout: float = 30.0, what: str | Ca
         time.sleep(interval)
 
 
+_handed_out: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A loopback port nothing listens on, never one this test run handed out before: two servers
+    made before either starts would otherwise be able to draw the same free port."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if port not in _handed_out:
+            _handed_out.add(port)
+            return port
 
 
 class Server:
@@ -67,15 +76,21 @@ class Server:
         env["COMPANION_LOG_LEVEL"] = "DEBUG"
         env.update(self.env)
         with open(self.log, "ab") as log:
+            self._log_start = log.tell()  # where this start's lines begin (a restart appends)
             self.process = self._spawn(log, env)
         wait_until(self.ready, timeout=60,
                    what=lambda: "the server's readiness probe (/readyz):\n" + self.log.read_text())
         return self
 
     def ready(self) -> bool:
-        """Whether the server's readiness probe answers 200 (it can serve: its database answers)."""
+        """Whether this server listens (its own log says so: another process on the port would
+        answer the probe too) and its readiness probe answers 200 (its database answers)."""
         if self.process is None or self.process.poll() is not None:
             raise RuntimeError("the server stopped:\n" + self.log.read_text())
+        with open(self.log, "rb") as log:
+            log.seek(self._log_start)
+            if f"Listening at: {self.url} (".encode() not in log.read():
+                return False
         try:
             with urllib.request.urlopen(self.url + "/readyz", timeout=5) as answer:
                 return answer.status == 200

@@ -84,6 +84,22 @@ def wait_for_version(page, version: int) -> None:
                            " return el && parseInt(el.dataset.version, 10) >= v; }", arg=version)
 
 
+def on_its_page(page, locator):
+    """``locator``, its step of the round's form turned to first where the form is shown a step at
+    a time (a tablet held upright: companion/scoresheet/paging.py), as the scorekeeper taps its tab."""
+    number = locator.first.evaluate("el => { const p = el.closest('.page'); return p ? p.dataset.page : null; }")
+    if number is not None and not page.locator(f"#pg-{number}").is_checked():
+        page.locator(f".page-tabs label[for='pg-{number}']").click()
+    return locator
+
+
+def last_step(page):
+    """The round form's last step turned to (where it is paged), whose button scores the round."""
+    pages = page.locator(".page-tabs .page-pick:not(#pg-board)")
+    if pages.count() and page.locator(".page-tabs").is_visible():
+        page.locator(f".page-tabs label[for='pg-{pages.count()}']").click()
+
+
 def overflow(page) -> dict:
     """How far the page reaches past its screen: extra height and width in px (0 when it fits)."""
     return page.evaluate("""() => { const d = document.documentElement;

@@ -256,7 +256,7 @@ SMALLEST_TEXT = """(root) => {
   while (walker.nextNode()) {
     const node = walker.currentNode, el = node.parentElement;
     if (!node.textContent.trim() || !el.getClientRects().length) continue;
-    if (el.closest('details:not([open]), .host-link, .corner-qr, .qr-box .url, .how-to')) continue;
+    if (el.closest('details:not([open]), .host-link, .corner-qr, .qr-box .url, .how-to, .sr-only')) continue;
     sizes.push([parseFloat(getComputedStyle(el).fontSize), node.textContent.trim().slice(0, 40)]);
   }
   sizes.sort((a, b) => a[0] - b[0]);

@@ -104,3 +104,23 @@ def test_the_host_page_holds_its_poll_and_it_is_answered_with_a_join(server, bro
     response = held.response()
     assert response.status == 200 and "Zoë" in response.text()  # the held poll brought the join
     assert all("wait=20" in poll.url for poll in polls)
+
+
+def test_a_lobby_option_shows_its_whole_choice_and_a_new_one_at_once(server, browser):
+    """A select cuts a long choice short; the lobby draws the chosen label on a face that wraps
+    (the native list over it takes the taps), and shows a new choice before the server's answer."""
+    from tests.browser import wait_for_saved
+
+    host = browser.new_context(**HOST).new_page()
+    host.goto(server.url + "/")
+    host.get_by_role("button", name="Open a table for Dixit").click()
+    host.wait_for_selector(".qr-box img")
+    face = host.locator("form[data-options] [name=bonus] + .select-shown > span")
+    assert face.inner_text() == "In every round (as most editions print it)"
+    assert face.evaluate("el => el.scrollHeight <= el.clientHeight")  # whole: nothing clipped
+
+    host.select_option("form[data-options] [name=bonus]", "found_by_some")
+    assert face.inner_text() == "Only when some but not all found the storyteller (literal Polish text)"
+    wait_for_saved(host, "form[data-options] [name=bonus] option[value=found_by_some]")
+    assert host.locator("form[data-options] [name=bonus] + .select-shown").inner_text() == \
+        "Only when some but not all found the storyteller (literal Polish text)"  # as the server drew it

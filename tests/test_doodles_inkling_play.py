@@ -7,24 +7,14 @@ bad input answered with a sentence that changes nothing.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 DOODLERS = ("Ann", "Ben", "Cat")
 INKERS = ("Ann", "Ben", "Cat")
 
 
-@pytest.fixture
-def clock(app):
-    """The server's clock, moved by hand: ``clock.now`` in seconds."""
-    class Clock:
-        now = 1_000_000.0
-
-        def __call__(self):
-            return self.now
-
-    c = Clock()
-    app.extensions["rooms"].clock = c
-    return c
 
 
 @pytest.fixture
@@ -60,7 +50,9 @@ def refused(t, who, type_, contains, **payload):
 
 
 def without(view, *keys):
-    return {k: v for k, v in view.items() if k not in ("code", *keys)}
+    """The view but for the room's code (the photos' addresses carry it too) and ``keys``."""
+    kept = json.dumps({k: v for k, v in view.items() if k not in ("code", *keys)})
+    return json.loads(kept.replace(f"/rooms/{view['code']}/", "/rooms/CODE/"))
 
 
 # --- Doodles -------------------------------------------------------------------------------------

@@ -565,8 +565,8 @@ def test_the_final_ranking_carries_the_tie_break_figure_of_the_reading_chosen():
 
 
 def test_the_lobby_says_which_reading_of_the_tie_break_applies():
-    assert doodles.lobby_view(players(3), {}) == {"tie_break_rule": "doodles_guessed"}
-    assert doodles.lobby_view(players(3), {"tie_break": "right_guesses"}) == {"tie_break_rule": "right_guesses"}
+    assert doodles.lobby_view(players(3), {})["tie_break_rule"] == "doodles_guessed"
+    assert doodles.lobby_view(players(3), {"tie_break": "right_guesses"})["tie_break_rule"] == "right_guesses"
 
 
 def test_the_reveal_waits_for_every_vote():
@@ -830,7 +830,7 @@ def test_no_answer_depends_on_another_seats_vote_before_the_artist_is_revealed()
 def test_the_moves_are_declared_with_who_makes_them_and_which_are_secret():
     models = doodles.ACTIONS.models
     assert set(models) == {"start_timer", "pause_timer", "resume_timer", "restart_timer", "pencils_down",
-                           "subject_card", "doodle", "vote", "reveal", "next_round"}
+                           "subject_card", "doodle", "vote", "reveal", "next_round", "skip"}
     assert {k for k, m in models.items() if m.by == "seat"} == {"doodle", "vote"}
     assert {k for k, m in models.items() if m.secret} == {"vote"}  # a doodle is shown at the vote
     for kind, model in models.items():
@@ -880,8 +880,8 @@ def test_every_refusal_is_one_literal_sentence_babel_can_extract():
     ("subject", ["start_timer"], []),
     ("doodle", ["pause_timer", "pencils_down", "restart_timer"], ["vote"]),
     ("paused", ["pencils_down", "restart_timer", "resume_timer"], []),
-    ("vote", ["restart_timer"], ["vote"]),
-    ("voted", [], ["vote"]),
+    ("vote", ["restart_timer", "skip"], ["vote"]),  # skip: a player whose votes are awaited (issue 18)
+    ("voted", ["skip"], ["vote"]),
     ("reveal", ["reveal"], []),
     ("scores", ["next_round"], []),
 ])
@@ -977,6 +977,7 @@ def test_options_have_defaults():
         "language": "en",
         "tie_break": "doodles_guessed",  # issue 15 §3: the reading of the tie-break, today's by default
         "difficulty": "mixed",  # issue 19: both sections of the deck, as the app always dealt them
+        "deck": "box", "own_cards": (),  # issue 18 §6: the box's cards unless the table adds its own
     }
     assert normalize_options(doodles.Options, None) == doodles.OPTIONS
     assert doodles.player_range({}) == (3, 7)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
+from flask import render_template_string
 from flask_babel import force_locale, ngettext
 
 from companion.web.i18n import say
@@ -34,7 +35,7 @@ def extracted(tmp_path_factory):
     """The messages of the templates and companion/ as they are now (pybabel extract)."""
     pot = tmp_path_factory.mktemp("pot") / "messages.pot"
     subprocess.run([sys.executable, "-m", "babel.messages.frontend", "-q", "extract", "-F", "babel.cfg",
-                    "-k", "lazy_gettext", "-k", "N_", "-k", "require:2", "-k", "RuleError:1", "-k", "Say",
+                    "-k", "lazy_gettext", "-k", "N_", "-k", "require:2", "-k", "require_plural:2,3", "-k", "NC_:1c,2", "-k", "RuleError:1", "-k", "Say",
                     "--no-location", "-o", str(pot), "."],
                    cwd=ROOT, check=True)
     with open(pot, "rb") as f:
@@ -74,6 +75,23 @@ def test_the_compiled_catalogues_match_their_sources(language):
 def test_polish_points_take_the_right_plural_form(app, count, words):
     with app.test_request_context("/"), force_locale("pl"):
         assert ngettext("%(num)d point", "%(num)d points", count) == words
+
+
+@pytest.mark.parametrize("language, count, words", [("pl", -2, "-2 punkty"), ("pl", -5, "-5 punktów"),
+                                                     ("pl", -1, "-1 punkt"), ("it", -1, "-1 punto")])
+def test_a_score_below_zero_on_a_page_takes_the_plural_of_its_size(app, language, count, words):
+    """Doodles' -2: the pages say "-2 punkty", as for 2 (the plural formulas count from zero up)."""
+    with app.test_request_context("/"), force_locale(language):
+        page = render_template_string("""{{ ngettext("%(num)d point", "%(num)d points", n) }}""", n=count)
+    assert page == words
+
+
+@pytest.mark.parametrize("language, said", [("en", "Ben, Cleo and Dan"), ("it", "Ben, Cleo e Dan"),
+                                             ("pl", "Ben, Cleo i Dan")])
+def test_winners_are_listed_as_the_language_lists_names(app, language, said):
+    with app.test_request_context("/"), force_locale(language):
+        assert render_template_string("{{ ['Ben', 'Cleo', 'Dan'] | names }}") == said
+        assert render_template_string("{{ ['<b>Ben</b>', 'Cleo'] | names }}").startswith("&lt;b&gt;Ben")
 
 
 def test_italian_and_english_plurals(app):
@@ -294,7 +312,7 @@ def test_the_language_switch_only_returns_to_this_site(client, target):
     assert response.status_code == 303 and response.headers["Location"] == "/"
 
 
-MSGID_CALLS = {"require": 1, "RuleError": 0, "Say": 0, "N_": 0, "read_model": 3}
+MSGID_CALLS = {"require": 1, "require_plural": 1, "RuleError": 0, "Say": 0, "N_": 0, "read_model": 3}
 
 
 def _sentences_in_code():
@@ -362,3 +380,65 @@ def test_a_refusal_is_said_in_the_requests_language_with_its_values(app):
         refused = RuleError("There is no position %(position)s: the cards are numbered 1 to %(count)s from the left.",
                             position=9, count=4)
         assert "9" in say(refused) and "4" in say(refused) and say(refused) != str(refused)
+
+
+def test_a_refusal_with_a_count_is_said_in_the_form_for_that_count(app):
+    from games.base import require_plural
+
+    with pytest.raises(RuleError) as one:
+        require_plural(False, "%(num)d point", "%(num)d points", 1)
+    with pytest.raises(RuleError) as five:
+        require_plural(False, "%(num)d point", "%(num)d points", 5)
+    assert (str(one.value), str(five.value)) == ("1 point", "5 points")  # the English form for the count
+    with app.test_request_context("/"), force_locale("pl"):
+        assert say(five.value) == ngettext("%(num)d point", "%(num)d points", 5) == "5 punktów"
+        assert say(one.value) == ngettext("%(num)d point", "%(num)d points", 1)
+    with app.test_request_context("/"), force_locale("en"):
+        assert say(RuleError("Nobody has %(num)d card.", plural="Nobody has %(num)d cards.", num=3)) == "Nobody has 3 cards."
+
+
+# The sentences with a count that docs/GLOSSARY.md listed as plain message ids (issue 19): each is a
+# plural entry now, so that Polish says the number with its noun (1 runda, 2 rundy, 5 rund).
+NOW_PLURAL = [
+    "A blot can only be removed after %(num)d round in a row without a token.",
+    "With %(players)s players there is only %(num)d blot, so not everyone can have picked a different one.",
+    "A guess can be at most %(num)d character long.",
+    "You have only %(num)d guess for each neighbour.",
+    "You have used your %(num)d guess for %(name)s.",
+    "You can put back at most %(num)d ink card.",
+    "%(guesser)s has more than %(num)d guess for %(neighbour)s.",
+    "%(name)s wrote from 0 to %(num)d guess.",
+    "A word on the subject card can be at most %(num)d character long.",
+    "Names can be at most %(num)d character long.",
+    "Refill your hand to %(num)d card.",
+    "Everyone refills their hand to %(num)d card.",
+    "Speed rounds (%(mode)s): %(dry)s/%(num)d round without a token",
+]
+
+
+def test_the_sentences_with_a_count_are_plural_entries(extracted):
+    plurals = {m.id[0]: m.id[1] for m in extracted if m.id and isinstance(m.id, tuple)}
+    assert [s for s in NOW_PLURAL if s not in plurals] == []
+    assert all("%(num)d" in plurals[s] for s in NOW_PLURAL)
+    singles = {m.id for m in extracted if isinstance(m.id, str)}
+    old = ["A guess can be at most %(count)s characters long.", "Names can be at most %(most)s characters long.",
+           "Refill your hand to %(num)s cards.", "Everyone refills their hand to %(num)s cards."]
+    assert [s for s in old if s in singles] == []
+
+
+def test_a_teams_colour_is_translated_as_the_teams_word(app, extracted):
+    """Issue 19: "the %(team)s team" needs the team's form of its colour (Italian *la squadra nera*,
+    Polish *drużyna czarnych*), not the die's (*nero*, *czarny*): the word has the context "team"."""
+    from flask_babel import gettext, pgettext
+
+    from games.rorschach_teams import TEAM_WORDS
+
+    contexts = {(m.context, m.id) for m in extracted if m.context}
+    assert {("team", "black"), ("team", "white")} <= contexts
+    refused = RuleError("The %(team)s team needs at least %(least)s players.", team=TEAM_WORDS["black"], least=2)
+    assert str(refused) == "The black team needs at least 2 players."
+    for language in ("it", "pl"):
+        with app.test_request_context("/"), force_locale(language):
+            word = pgettext("team", "black")
+            expected = word if word != "black" else gettext("black")  # until the catalogue has its own
+            assert expected != "black" and expected in say(refused)

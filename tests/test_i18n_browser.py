@@ -1,4 +1,5 @@
-"""A Dixit round in a Polish room with one phone in Italian, in Debian's chromium."""
+"""A Dixit round in a Polish room with one phone in Italian, and every lobby of a full table in
+each language, in Debian's chromium."""
 
 from __future__ import annotations
 
@@ -53,7 +54,7 @@ def test_a_dixit_round_with_the_room_in_polish_and_one_phone_in_italian(server, 
     phones["Ben"].wait_for_selector("text=Gdzie jest twoja karta?")
     for name, position in {"Ann": 2, "Ben": 1, "Cat": 3, "Dan": 4}.items():
         phones[name].locator(".pad button", has_text=str(position)).first.click()
-    host.wait_for_selector("text=Która karta należy do: Ann?")
+    host.wait_for_selector("text=Która karta należy do gracza Ann?")
     phones["Cat"].wait_for_selector("text=Qual è la carta di Ann?")
     shot(phones["Cat"], "i18n-phone-2-vote-it")
 
@@ -71,7 +72,32 @@ def test_a_dixit_round_with_the_room_in_polish_and_one_phone_in_italian(server, 
     shot(host, "i18n-host-3-reveal-pl")
     phones["Ben"].wait_for_selector("text=W tej rundzie zdobywasz")
     assert "4 punkty" in phones["Ben"].inner_text(".mine")
-    phones["Cat"].wait_for_selector("text=In questo round hai fatto")
+    phones["Cat"].wait_for_selector("text=I tuoi punti in questo round")
     assert "punt" in phones["Cat"].inner_text(".mine")
     shot(phones["Ben"], "i18n-phone-3-reveal-pl")
     shot(phones["Cat"], "i18n-phone-4-reveal-it")
+
+
+# Each game's table as full as it gets before the lobby sets its seats three across (over eight).
+FULL_LOBBY = {"dixit": 6, "doodles": 7, "inkling": 6, "rorschach": 8, "rorschach-teams": 8}
+
+
+@pytest.mark.parametrize("language", ["en", "it", "pl"])
+def test_every_lobby_of_a_full_table_fits_the_host_screen_in_each_language(server, browser, language):
+    """The lobby is the TV's first screen: its seats, options and start button on one screen at
+    1280x800, in every language the room can speak (Italian and Polish run longer)."""
+    import requests
+
+    from tests.table import overflow
+
+    names = ["Ann", "Ben", "Cleo", "Dan", "Eve", "Fay", "Gus", "Hal"]
+    host = browser.new_context(**HOST).new_page()
+    for game, players in FULL_LOBBY.items():
+        room = requests.post(f"{server.url}/api/v1/rooms", json={"game": game, "language": language},
+                             timeout=10).json()
+        for name in names[:players]:
+            assert requests.post(f"{server.url}/api/v1/rooms/{room['code']}/seats", json={"name": name},
+                                 timeout=10).status_code == 201
+        host.goto(room["host_url"])
+        host.wait_for_selector(f".seats li >> text={names[players - 1]}")
+        assert overflow(host) == {"height": 0, "width": 0}, (game, language)

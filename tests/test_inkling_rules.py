@@ -700,7 +700,8 @@ def test_bad_options_are_refused_with_a_sentence(options, sentence):
 
 
 def test_options_have_defaults():
-    assert normalize_options(inkling.Options, None) == {"ink_cards": "physical", "language": "en"}
+    assert normalize_options(inkling.Options, None) == {"ink_cards": "physical", "language": "en",
+                                                        "deck": "box", "own_cards": ()}
     assert inkling.player_range({}) == (3, 6)
 
 

@@ -56,6 +56,20 @@ def test_the_next_game_keeps_every_phone_seated_in_its_order(toy, table):
     assert t.view(None)["night"] == lobby["night"]
 
 
+def test_a_game_is_on_tonights_board_the_moment_it_ends_and_leaves_it_if_its_end_is_undone(toy, app, table):
+    t = table("high-card", ("Ann", "Ben"), options={"target": 2})
+    play_high_card(t, {"Ann": 5, "Ben": 2})
+    ended = t.view("Ben")["night"]
+    assert [(g["game"], g["winners"]) for g in ended] == [("high-card", ["Ann"])]  # before any next game
+    exported = t.client.get(f"/api/v1/rooms/{t.code}/night", headers=t.headers("host")).get_json()
+    assert [g["winners"] for g in exported["games"]] == [["Ann"]]
+    t.act("host", "undo")  # Ben's last pick: the game is not over any more
+    assert t.view("Ben")["night"] == []
+    t.act("Ben", "pick", card=2)
+    t.act("host", "next_game", game="high-card", options={"target": 2})
+    assert t.view("Ben")["night"] == ended  # listed once, not twice
+
+
 def test_undo_never_crosses_into_a_finished_game(toy, table):
     t = table("high-card", ("Ann", "Ben"), options={"target": 2})
     play_high_card(t, {"Ann": 5, "Ben": 2})
@@ -158,3 +172,18 @@ def test_the_screens_show_the_next_game_and_tonight_between_games(toy, app, tabl
     t.act("host", "start")
     resting = phone.get(f"/p/{t.code}").get_data(as_text=True)
     assert "You sit this game out" in resting and "Tonight" in resting
+
+
+def test_the_lobby_says_the_player_range_of_its_options_and_of_the_next_game(table):
+    """Dixit takes 4 to 6, or 3 to 8 with the extended counts; Doodles, picked next, 3 to 7."""
+    t = table("dixit", ("Ann", "Ben", "Cat", "Dan"), start=False)
+
+    def player_range():
+        view = t.view("host")
+        return view["min_players"], view["max_players"]
+
+    assert player_range() == (4, 6)
+    t.act("host", "options", options={"extended_player_counts": True})
+    assert player_range() == (3, 8)
+    t.act("host", "next_game", game="doodles", options={})
+    assert player_range() == (3, 7)

@@ -96,3 +96,34 @@ def test_a_file_that_is_no_picture_is_refused_with_a_sentence(browser, served, t
     ann.wait_for_function("() => document.querySelector('#toast').classList.contains('show') &&"
                           " /could not be read/.test(document.querySelector('#toast').textContent)")
     assert served.app.extensions["rooms"].store.photo(room.code, "card:1:1") is None
+
+
+def test_a_poll_replaced_while_its_answer_is_still_coming_leaves_the_page_asking_for_it(browser, served):
+    """A photo sent asks the room afresh (photo.js: refresh). If the poll it replaces had its
+    answer's headers but not yet its body, the page never showed that version: the fresh poll must
+    still ask for it (If-None-Match of what is shown), or the page stays behind until the room
+    moves on again (seen in CI: "Photo sent." and no photo)."""
+    room = Room(served, game="high-card", players=("Ann", "Ben"))
+    room.act("host", "start")
+    ann = room.open_phone(browser, "Ann")
+    shown = ann.evaluate("() => document.querySelector('#live [data-version]').dataset.version")
+    asked = ann.evaluate("""() => new Promise(resolve => {
+      const real = window.fetch, sent = [];
+      let faked = false;
+      window.fetch = function (url, init) {
+        if (String(url).includes('/live')) {
+          sent.push((init && init.headers && init.headers['If-None-Match']) || null);
+          if (!faked) {  // the answer's headers come, its body never does
+            faked = true;
+            const body = new ReadableStream({ start() {} });
+            setTimeout(() => { window.TableCompanion.refresh(); }, 50);
+            return Promise.resolve(new Response(body, { status: 200, headers: { ETag: 'W/"999"' } }));
+          }
+          setTimeout(() => resolve(sent), 0);
+        }
+        return real.apply(this, arguments);
+      };
+      window.TableCompanion.refresh();
+    })""")
+    assert len(asked) == 2 and asked[1] != 'W/"999"', asked  # the fresh poll asks for what is shown
+    assert ann.evaluate("() => document.querySelector('#live [data-version]').dataset.version") == shown

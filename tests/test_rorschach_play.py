@@ -69,7 +69,7 @@ def test_a_whole_rorschach_game_ends_with_three_winners(app, table):
     shown = pages_render(app, t, THREE)
     assert "Ann" in shown["host"] and "win!" in shown["host"]
     assert "They completed their colours at the same reveal, so they share the win." in shown["host"]
-    assert 'class="you-win"' in shown["Ann"] and "Ann &amp; Ben &amp; Cat win!" in shown["Ann"]
+    assert 'class="you-win"' in shown["Ann"] and "Ann, Ben and Cat win!" in shown["Ann"]
     assert "next_round" not in shown["Ann"]  # only the host screen starts a question
 
 

@@ -753,7 +753,8 @@ def test_the_answer_to_a_pick_is_the_same_whichever_blot_another_seat_picked(num
 
 def test_the_host_has_no_move_while_the_picks_are_secret():
     state = play(table(4, speed_rounds="host", rotating_blots="host"), {0: 1})
-    assert rorschach.view(state, HOST)["can"] == []
+    # Its one move, skipping a player whose pick is awaited (issue 18), turns on who has picked: public.
+    assert rorschach.view(state, HOST)["can"] == ["skip"]
     for action in ({"type": "remove_blot", "number": 1}, {"type": "discard_blot", "number": 1},
                    {"type": "next_round", "round": 2}):
         first = rorschach.apply(state, 0, {"type": "pick", "number": 2}, 0)
@@ -773,7 +774,7 @@ def test_the_moves_are_declared_with_who_makes_them_and_what_is_secret():
     models = rorschach.ACTIONS.models
     assert {k: (m.by, m.secret) for k, m in models.items()} == {
         "pick": ("seat", True), "next_round": ("host", False),
-        "remove_blot": ("host", False), "discard_blot": ("host", False)}
+        "remove_blot": ("host", False), "discard_blot": ("host", False), "skip": ("host", False)}
     assert rorschach.REVEAL_PHASES == {"reveal", "over"}
 
 

@@ -575,7 +575,8 @@ def test_the_moves_are_declared_with_who_makes_them_and_the_matching_is_the_only
 
 
 def test_the_options_are_declared_with_their_defaults_and_the_languages_of_the_decks():
-    assert rt.OPTIONS == {"cards": "virtual", "first_test_team": "black", "teams": None, "language": "en"}
+    assert rt.OPTIONS == {"cards": "virtual", "first_test_team": "black", "teams": None, "language": "en",
+                          "deck": "box", "own_cards": ()}
     language = rt.Options.model_json_schema()["properties"]["language"]
     assert tuple(language["enum"]) == content.LANGUAGES
     assert normalize_options(rt.Options, {"language": "pl", "cards": "physical"})["language"] == "pl"
@@ -618,9 +619,9 @@ def test_views_have_the_envelope_and_the_host_and_the_table_are_nobody():
 
 def test_the_lobby_shows_the_teams_the_game_would_start_with():
     players = [Player(i, NAMES[i]) for i in range(5)]
-    assert rt.lobby_view(players, {}) == {"lobby_teams": {"black": [0, 1, 2], "white": [3, 4]}}
+    assert rt.lobby_view(players, {})["lobby_teams"] == {"black": [0, 1, 2], "white": [3, 4]}
     split = rt.Options(teams={"black": [0, 3], "white": [1, 2]})
-    assert rt.lobby_view(players, split) == {"lobby_teams": {"black": [0, 3, 4], "white": [1, 2]}}
+    assert rt.lobby_view(players, split)["lobby_teams"] == {"black": [0, 3, 4], "white": [1, 2]}
 
 
 # --- the reasons of a scored round (the overview table's rows) ----------------------------------

@@ -146,7 +146,7 @@ def test_a_game_of_eight_fits_every_screen_explains_every_score_and_ends_with_th
     walk.vote_all({**{name: "Eve" for name in EIGHT if name not in ("Eve", "Hana")}, "Hana": "Finn"}, cards)
     walk.check("over")
     for size, host in screens.hosts.items():
-        assert text(host, ".podium .winners") == "Ann & Dan win!", size
+        assert text(host, ".podium .winners") == "Ann and Dan win!", size
         assert "Dixit names no tie-break" in text(host, ".podium .tie-note")
         ranking = [" ".join(r.split()) for r in host.locator(".podium .ranking li").all_inner_texts()]
         assert ranking == ["1. A Ann 14", "1. D Dan 14", "3. B Ben 12", "4. G Gus 11", "5. F Finn 10",
@@ -158,7 +158,7 @@ def test_a_game_of_eight_fits_every_screen_explains_every_score_and_ends_with_th
     assert walk.phone("Ben").locator(".you-win").count() == 0
     for name in ("Ann", "Ben", "Dan"):
         phone = walk.phone(name)
-        assert text(phone, ".podium .winners") == "Ann & Dan win!"
+        assert text(phone, ".podium .winners") == "Ann and Dan win!"
         assert phone.locator(".podium").bounding_box()["y"] < phone.locator(".dx-mine").bounding_box()["y"]
     room.act("host", "end")
     walk.check("closed")

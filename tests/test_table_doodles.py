@@ -19,11 +19,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from babel.lists import format_list
 
 from games import doodles
 from games.base import Table
 from tests.browser import Shots
-from tests.table import HELPER_TABLET, READS, Room, Screens, overflow, wait_for_version
+from tests.table import HELPER_TABLET, READS, Room, Screens, last_step, on_its_page, overflow, wait_for_version
 
 pytestmark = pytest.mark.browser
 
@@ -96,11 +97,13 @@ def reveal_to_the_end(screens, standing, figure, verdict):
 
 
 def check_the_end(screens, standing, tie_words):
-    """The winners on top of every screen, the ranking in ranking order, the tie-break's sentence."""
+    """The winners on top of every screen, the ranking in ranking order with each player's tie-break
+    figure on their line (◆, its key above), the tie-break's sentence."""
     room = screens.room
     names = standing.winners
-    said = f"{' & '.join(names)} {'wins' if len(names) == 1 else 'win'}!"
-    lines = [f"{r.place}. {r.side[:1]} {r.side} {r.total}" for r in standing.ranking]
+    said = f"{format_list(list(names), locale='en_GB')} {'wins' if len(names) == 1 else 'win'}!"
+    figure = {r["name"]: r["figure"] for r in room.view()["ranking"]}
+    lines = [f"{r.place}. {r.side[:1]} {r.side} ◆ {figure[r.side]} {r.total}" for r in standing.ranking]
     assert [p.place for p in standing.ranking].count(1) == len(names)
     for size, page in screens.hosts.items():
         assert text(page, ".podium .winners") == said
@@ -114,7 +117,8 @@ def check_the_end(screens, standing, tie_words):
         assert text(page, ".podium .winners") == said
         assert page.locator(".podium").bounding_box()["y"] < 300, who  # on top, under "You win!"
         assert (page.locator(".you-win").count() == 1) == (who in names)
-        assert text(page, ".podium .ranking li.me").split()[-2:] == [who, str(standing.totals[who])]
+        assert text(page, ".podium .ranking li.me").split()[-4:] == [who, "◆", str(figure[who]), str(standing.totals[who])]
+        assert "which order players level on points" in text(page, ".podium .figure-key")
         for words in tie_words:
             assert words in text(page, ".podium .tie-note")
     view = room.view()
@@ -321,7 +325,8 @@ def enter_round(page, subjects, votes):
         for artist, k in cast.items():
             fields[f"votes.@{SEVEN.index(voter)}.@{SEVEN.index(artist)}"] = k
     for name, k in fields.items():
-        page.locator(f"label.tap:has(input[name='{name}'][value='{k}'])").click()
+        on_its_page(page, page.locator(f"label.tap:has(input[name='{name}'][value='{k}'])")).click()
+    last_step(page)
     with page.expect_navigation():
         page.locator("button.submit").click()
 

@@ -15,7 +15,8 @@ import pytest
 
 from games import inkling
 from tests.browser import Shots
-from tests.table import HELPER_TABLET, READS, Room, Screens, overflow, read_minimum, too_small_text
+from tests.table import (HELPER_TABLET, READS, Room, Screens, last_step, on_its_page, overflow, read_minimum,
+                         too_small_text)
 
 pytestmark = pytest.mark.browser
 
@@ -304,7 +305,7 @@ def test_six_players_with_the_boxs_ink_cards_end_with_a_shared_win(server, brows
     assert view["winners"] == ["Ann", "Ben"] and view["tie_break"]["decided_by"] == "shared"
     for page in [*screens.hosts.values(), *screens.phones.values()]:
         podium = page.locator(".podium")
-        assert podium.locator(".winners").inner_text().strip().endswith("Ann & Ben win!")
+        assert podium.locator(".winners").inner_text().strip().endswith("Ann and Ben win!")
         assert "Still tied, so they share the victory." in podium.locator(".tie-note").inner_text()
         places = [li.inner_text().split()[0] for li in podium.locator(".ranking li").all()]
         assert places == ["1.", "1.", "3.", "3.", "5.", "5."]
@@ -313,7 +314,7 @@ def test_six_players_with_the_boxs_ink_cards_end_with_a_shared_win(server, brows
     room.act("host", "end")
     screens.check("closed", reads=INK_READS)
     for page in [*screens.hosts.values(), *screens.phones.values()]:
-        assert page.locator(".podium .winners").inner_text().strip().endswith("Ann & Ben win!")
+        assert page.locator(".podium .winners").inner_text().strip().endswith("Ann and Ben win!")
         assert "Still tied, so they share the victory." in page.locator(".podium .tie-note").inner_text()
     screens.close()
 
@@ -365,15 +366,17 @@ def test_the_score_only_helper_scores_six_from_the_words_with_a_near_miss_and_fi
     for k, name in enumerate(NAMES):
         words = HELPER_CARDS[name]
         for value in (1, 2, 3):
-            fields = page.locator(f'input[name="clues.@{k}.~{value}"]')
+            fields = on_its_page(page, page.locator(f'input[name="clues.@{k}.~{value}"]'))
             fields.nth(0).fill(words[2 * value - 2])
             fields.nth(1).fill(words[2 * value - 1])
     guesses = {("Ann", "Ben"): "attention\nheads\nnose", ("Ben", "Ann"): "life\npolicy",
                ("Cleo", "Dan"): "tree", ("Dan", "Eve"): "teapot\nkettles", ("Finn", "Ann"): "situations",
                ("Eve", "Finn"): "car\ntrain\nbicycle"}
     for (guesser, neighbour), typed in guesses.items():
-        page.locator(f'textarea[name="guesses.@{NAMES.index(guesser)}.@{NAMES.index(neighbour)}"]').fill(typed)
+        on_its_page(page, page.locator(
+            f'textarea[name="guesses.@{NAMES.index(guesser)}.@{NAMES.index(neighbour)}"]')).fill(typed)
     shot(page, "inkling-helper-words-form")
+    last_step(page)
     page.get_by_role("button", name="Add up the scores").click()
     page.wait_for_selector(".near-misses")
     shot(page, "inkling-helper-scored")
@@ -410,9 +413,10 @@ def test_the_score_only_helper_scored_on_paper_fits_a_tablet_and_names_the_tie_b
     for k, name in enumerate(NAMES):
         left, right = (k + 1) % 6, (k - 1) % 6
         for n, points in ((left, scores[name][0]), (right, scores[name][1])):
-            page.locator(f'input[name="guessing.@{k}.@{n}"][value="{points}"]').check(force=True)
+            on_its_page(page, page.locator(f'input[name="guessing.@{k}.@{n}"][value="{points}"]')).check(force=True)
         page.locator(f'input[name="guesses_made.@{k}"]').fill(str(5 + k))
     shot(page, "inkling-helper-paper-form")
+    last_step(page)
     page.get_by_role("button", name="Add up the scores").click()
     page.wait_for_selector(".over .winners")
     shot(page, "inkling-helper-paper-scored")

@@ -17,6 +17,7 @@ import re
 
 import pytest
 
+from tests import table
 from tests.browser import Shots
 from tests.table import (
     HELPER_TABLET,
@@ -25,6 +26,7 @@ from tests.table import (
     Screens,
     overflow,
     read_minimum,
+    text,
     too_small_text,
     wait_for_version,
 )
@@ -45,34 +47,18 @@ CUT_OFF_OPTIONS = """() => Array.from(document.querySelectorAll('form[data-optio
     return ctx.measureText(s.options[s.selectedIndex].text).width > room; }).map(s => s.name)"""
 
 
-class Walk:
-    """The room, its screens, and every problem they showed (all reported at the end)."""
+class Walk(table.Walk):
+    """Rorschach (teams) walked phase by phase (tests/table.py): each check waits for the virtual
+    images to be drawn."""
 
-    def __init__(self, room, screens):
-        self.room, self.screens, self.problems = room, screens, []
-
-    def pages(self):
-        return [*self.screens.hosts.values(), *self.screens.phones.values()]
+    reads = RT_READS
 
     def check(self, phase):
-        """Every screen at the room's version, its inkblots drawn, then the table's checks."""
         version = self.room.view()["version"]
-        for page in self.pages():
+        for page in [*self.screens.hosts.values(), *self.screens.phones.values()]:
             wait_for_version(page, version)
             page.wait_for_function("() => Array.from(document.images).every(i => i.complete)")
-        try:
-            self.screens.check(phase, reads=RT_READS)
-        except AssertionError as error:
-            self.problems.append(str(error))
-
-    def host(self, size="1280"):
-        return self.screens.hosts[size]
-
-    def phone(self, name):
-        return self.screens.phones[name]
-
-    def text(self, page, selector):
-        return re.sub(r"\s+", " ", page.inner_text(selector)).strip()
+        super().check(phase)
 
     def round(self, name, guess, control, second=None, checks=None):
         """One round: the control team hides image 4, the test subject matches, the first guesser of
@@ -123,7 +109,7 @@ def test_a_whole_game_of_sixteen_with_virtual_cards_on_every_screen(server, brow
     room = Room(server, "rorschach-teams", SIXTEEN, {"cards": "virtual"})
     screens = Screens(room, browser, phones=PHONES, shots=Shots(), name="rt-16")
     walk = Walk(room, screens)
-    host = walk.host()
+    host = walk.host
     try:
         # The lobby: every seat wears its team's mark (no colour of another game), 8 and 8.
         walk.check("lobby")
@@ -137,19 +123,19 @@ def test_a_whole_game_of_sixteen_with_virtual_cards_on_every_screen(server, brow
         # Round 1, black tests (Ann): row 2 (black right, white wrong), the second guess right.
         def r1_second_guess():
             applies_row_fits(walk, 2)
-            said = walk.text(host, ".rt-result")
+            said = text(host, ".rt-result")
             assert "Image 1: the marker is A" in said and "Black said A, W White said B." in said
             assert "Row 2: B Black was right and W White wrong, so B Black gets the image and guesses again." in said
 
         def r1_scored():
             applies_row_fits(walk, 2)
-            said = walk.text(host, ".rt-result")
+            said = text(host, ".rt-result")
             assert "Second guess, image 2: B" in said and "is right, so B Black gets that image too." in said
             assert lines(walk, "Ben") == ["+1 Image 1: you found it, W White did not",
                                           "+1 Image 2: your second guess was right"]
             assert lines(walk, "Ivo") == ["+0 Image 1: B Black found it, you did not",
                                           "+0 Image 2: the second guess of B Black was right"]
-            assert walk.text(walk.phone("Ivo"), ".rt-round-points") == "B Black +2 W White +0"
+            assert text(walk.phone("Ivo"), ".rt-round-points") == "B Black +2 W White +0"
             for name in PHONES:  # the round's points on one line each: no heading-size wrap, no dangling dot
                 chips = walk.phone(name).locator(".rt-round-points .rt-team")
                 assert chips.count() == 2 and all(b["height"] < 44 for b in (chips.nth(0).bounding_box(),
@@ -160,7 +146,7 @@ def test_a_whole_game_of_sixteen_with_virtual_cards_on_every_screen(server, brow
                                                                    "scored": r1_scored})
         # "face down" once on each tile: the hidden image's tile (test team) or its line (control team).
         for name in PHONES:
-            tile = walk.text(walk.phone(name), ".rt-images [data-image='4']")
+            tile = text(walk.phone(name), ".rt-images [data-image='4']")
             assert tile.count("face down") == 1, (name, tile)
         walk.next_round()
 
@@ -168,7 +154,7 @@ def test_a_whole_game_of_sixteen_with_virtual_cards_on_every_screen(server, brow
         def r2_scored():
             applies_row_fits(walk, 4)
             assert ("Row 4: B Black was right and W White wrong, so B Black gets the image; no second guess."
-                    in walk.text(host, ".rt-result"))
+                    in text(host, ".rt-result"))
             assert lines(walk, "Ann") == ["+1 Image 1: you found it, W White did not"]
             assert lines(walk, "Ivo") == ["+0 Image 1: B Black found it, you did not"]
 
@@ -179,7 +165,7 @@ def test_a_whole_game_of_sixteen_with_virtual_cards_on_every_screen(server, brow
         def r3_scored():
             applies_row_fits(walk, 3)
             assert ("Row 3: both teams were wrong, so nobody gets the image, and there is no second guess."
-                    in walk.text(host, ".rt-result"))
+                    in text(host, ".rt-result"))
             assert lines(walk, "Ann") == ["+0 Image 1: neither team found it"]
 
         walk.round("r3", (1, "B"), "C", checks={"scored": r3_scored})
@@ -188,7 +174,7 @@ def test_a_whole_game_of_sixteen_with_virtual_cards_on_every_screen(server, brow
         # Round 4, white tests: row 1 (both right), the second guess right: white gets image 2.
         def r4_scored():
             applies_row_fits(walk, 1)
-            said = walk.text(host, ".rt-result")
+            said = text(host, ".rt-result")
             assert "Row 1: both teams were right, so neither team gets the image, and W White guesses again." in said
             assert lines(walk, "Ivo") == ["+0 Image 1: both teams found it", "+1 Image 2: your second guess was right"]
 
@@ -199,16 +185,16 @@ def test_a_whole_game_of_sixteen_with_virtual_cards_on_every_screen(server, brow
         walk.round("r5", (1, "A"), "B", second=(2, "C"))
         view = room.view()
         assert view["phase"] == "over" and view["standings"]["winners"] == ["black"]
-        assert ("Second guess, image 2: C is wrong (the marker is B" in walk.text(host, ".rt-result")
-                and "so neither team gets that image (row 2)." in walk.text(host, ".rt-result"))
+        assert ("Second guess, image 2: C is wrong (the marker is B" in text(host, ".rt-result")
+                and "so neither team gets that image (row 2)." in text(host, ".rt-result"))
         assert lines(walk, "Ivo") == ["+0 Image 1: B Black found it, you did not",
                                       "+0 Image 2: the second guess of B Black was wrong"]
         # The winner on top of every screen, then the ranking in ranking order.
         for page in [*screens.hosts.values(), *screens.phones.values()]:
             winners = page.locator(".podium .winners")
-            assert walk.text(page, ".podium .winners") == "B Black team wins!"
+            assert text(page, ".podium .winners") == "B Black team wins!"
             assert winners.bounding_box()["y"] < page.viewport_size["height"] / 3
-            assert [walk.text(page, f".ranking li:nth-child({i})") for i in (1, 2)] == [
+            assert [text(page, f".ranking li:nth-child({i})") for i in (1, 2)] == [
                 "1. B Black team 4", "2. W White team 1"]
         for name in ("Ann", "Ben"):
             assert "You win!" in walk.phone(name).inner_text(".you-win")
@@ -216,14 +202,14 @@ def test_a_whole_game_of_sixteen_with_virtual_cards_on_every_screen(server, brow
         assert walk.phone("Ivo").locator(".ranking li.me").inner_text().startswith("2.")
     finally:
         screens.close()
-    assert not walk.problems, "\n".join(walk.problems)
+    walk.assert_no_problems()
 
 
 def test_sixteen_with_the_boxs_cards_and_a_closed_table_level_at_one_each(server, browser):
     room = Room(server, "rorschach-teams", SIXTEEN, {"cards": "physical"})
     screens = Screens(room, browser, phones=PHONES, shots=Shots(), name="rt-16-box")
     walk = Walk(room, screens)
-    host = walk.host()
+    host = walk.host
     try:
         walk.check("lobby")
         room.act("host", "start")
@@ -236,7 +222,7 @@ def test_sixteen_with_the_boxs_cards_and_a_closed_table_level_at_one_each(server
         def scored():
             applies_row_fits(walk, 1)
             assert ("Second guess, image 2: C is wrong (the marker is B), so W White gets that image (row 1)."
-                    in walk.text(host, ".rt-result"))
+                    in text(host, ".rt-result"))
             assert lines(walk, "Ivo") == ["+0 Image 1: both teams found it",
                                           "+1 Image 2: the second guess of B Black was wrong"]
             assert lines(walk, "Ben") == ["+0 Image 1: both teams found it", "+0 Image 2: your second guess was wrong"]
@@ -251,7 +237,7 @@ def test_sixteen_with_the_boxs_cards_and_a_closed_table_level_at_one_each(server
             assert places == ["1", "1"], places
     finally:
         screens.close()
-    assert not walk.problems, "\n".join(walk.problems)
+    walk.assert_no_problems()
 
 
 def test_the_score_sheet_of_sixteen_shows_the_winning_team_on_top_of_a_tablet_held_upright(server, browser):

@@ -73,10 +73,13 @@ def test_the_wifi_is_never_in_the_room_its_views_or_another_browser(app, host):
 
 @pytest.mark.parametrize("fields, sentence", [
     ({"ssid": "", "password": "tortellini42"}, "Type the Wi-Fi's name"),
-    ({"ssid": "x" * 33, "password": "tortellini42"}, "at most 32"),
-    ({"ssid": "ż" * 17, "password": "tortellini42"}, "at most 32"),  # 34 bytes
+    ({"ssid": "x" * 33, "password": "tortellini42"}, "holds 32 plain letters"),
+    ({"ssid": "ż" * 17, "password": "tortellini42"}, "with an accent (ą, è) counts as two"),  # 34 bytes
+    ({"ssid": "Zażółć gęślą jaźń w domu Kasi", "password": "tortellini42"}, "counts as two"),  # 29 letters, 38 bytes
     ({"ssid": "Casa", "password": "short", "security": "WPA"}, "8 to 63"),
     ({"ssid": "Casa", "password": "p" * 64, "security": "WPA"}, "8 to 63"),
+    ({"ssid": "Casa", "password": "zażółć gęślą", "security": "WPA"}, "no accented letters"),
+    ({"ssid": "Casa", "password": "żółwi", "security": "WEP"}, "WEP key"),
     ({"ssid": "Ca\nsa", "password": "tortellini42"}, "control characters"),
     ({"ssid": "Casa", "password": "tortel\x00lini42"}, "control characters"),
     ({"ssid": "Casa", "password": "tortellini42", "security": "WPA3-enterprise"}, "how the Wi-Fi is protected"),
@@ -87,6 +90,14 @@ def test_a_network_phones_could_not_join_gets_a_sentence_and_nothing_is_kept(app
     assert answer.status_code == 400 and sentence in html.unescape(answer.get_data(as_text=True))
     assert stored(app) == {}
     assert "tc_wifi" not in answer.headers.get("Set-Cookie", "")
+
+
+def test_a_wifi_name_is_counted_as_the_router_counts_it_and_a_wpa_password_is_plain_ascii(app, host):
+    # 32 bytes: sixteen letters of two bytes each fit; one plain letter more does not.
+    assert type_network(host, ssid="ż" * 16, password="tortellini42").status_code == 303
+    assert type_network(host, ssid="ż" * 16 + "a", password="tortellini42").status_code == 400
+    assert type_network(host, ssid="Pokój Ani", password="Ala ma kota, 8+!").status_code == 303
+    assert [n["ssid"] for n in stored(app).values()] == ["Pokój Ani"]
 
 
 def test_an_open_network_needs_no_password_and_forgetting_removes_it(app, host):

@@ -5,6 +5,7 @@ the room's version has not moved on, that poll is answered 304 from one indexed 
 without routing, identity or rendering. A poll that asks ``?wait=<seconds>`` is held until the room
 changes or the time is up (a long poll, see ``companion/live/changes.py``; only under gevent workers). Anything
 else goes on to ``companion/web/direct.py`` and the Flask app, which set the same ETags on the full answers.
+Every poll of a phone, answered here or not, is first a sighting of it (``companion/live/presence.py``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from urllib.parse import parse_qs
 
 from companion.live import cooperative
 from companion.live.changes import MAX_WAIT
+from companion.rooms.room import token_hash
+from companion.web.identity import presented_token
 
 POLLED = re.compile(r"^/(?:api/v1/rooms/(?P<api>[A-Za-z0-9]{1,12})|(?:host|p)/(?P<page>[A-Za-z0-9]{1,12})/live)$")
 
@@ -53,9 +56,11 @@ class NotModified:
 
     def __call__(self, environ, start_response):
         header = environ.get("HTTP_IF_NONE_MATCH")
-        if header and environ.get("REQUEST_METHOD") == "GET":
+        if environ.get("REQUEST_METHOD") == "GET":
             match = POLLED.match(environ.get("PATH_INFO", ""))
-            if match:
+            if match and not environ["PATH_INFO"].startswith("/host/"):
+                self._sighted((match["api"] or match["page"]).upper(), match["page"] is not None, environ)
+            if match and header:
                 code = (match["api"] or match["page"]).upper()
                 tags = _tags(header)
                 held = cooperative.active()  # long polls: the watcher knows the latest versions
@@ -71,3 +76,10 @@ class NotModified:
                                                         ("Cache-Control", "private, no-cache")])
                     return [b""]
         return self.app(environ, start_response)
+
+    def _sighted(self, code: str, page: bool, environ) -> None:
+        """A phone's poll (its page's seat cookie, or an API client's token) is a sighting of it."""
+        token = presented_token(code, "seat" if page else None, environ)
+        if token:
+            hold = requested_wait(environ.get("QUERY_STRING", "")) if cooperative.active() else 0.0
+            self.rooms.presence.sighted(code, token_hash(token), hold)

@@ -20,7 +20,8 @@ a photo exists. :func:`visible_photo` answers ``GET /rooms/<code>/photos/<slot>`
 Image addresses carry the first hex digits of the image's SHA-256 (``?v=``), so one address is
 one image and the browser may keep it (``private``, a day); and the role the page shows
 (``&as=host``), since one tablet may be both the host screen and a player's phone (the same choice
-``X-Companion-Role`` makes for the pages' scripts). They are written as paths from the site's root
+``X-Companion-Role`` makes for the pages' scripts), or, in the host's privacy cover, the host asking
+for the player without a phone it shows (``&as=host&for=<seat>``). They are written as paths from the site's root
 (the views are made without Flask, ``companion/web/direct.py``).
 """
 
@@ -50,9 +51,11 @@ def upload_path(code: str, slot: str) -> str:
     return f"/api/v1/rooms/{code}/photos/{slot}"
 
 
-def image_path(code: str, slot: str, digest: str, role: str) -> str:
-    """The address of the image in ``slot``, as ``role`` ("host", "seat" or "table") sees it."""
-    return f"/rooms/{code}/photos/{slot}?v={digest[:VERSION_DIGITS]}&as={role}"
+def image_path(code: str, slot: str, digest: str, role: str, played_for: int | None = None) -> str:
+    """The address of the image in ``slot``, as ``role`` ("host", "seat" or "table") sees it; with
+    ``played_for``, as the host's privacy cover asks for it, for that seat (``as=host&for=<seat>``)."""
+    shown = f"as={role}" if played_for is None else f"as=host&for={played_for}"
+    return f"/rooms/{code}/photos/{slot}?v={digest[:VERSION_DIGITS]}&{shown}"
 
 
 def role_name(viewer: Any) -> str:
@@ -60,10 +63,12 @@ def role_name(viewer: Any) -> str:
     return "host" if viewer == HOST else "seat" if is_number(viewer) else "table"
 
 
-def view_of(room, viewer) -> dict | None:
+def view_of(room, viewer, on_the_tablet: bool = False) -> dict | None:
     """What ``viewer`` may take and see of the room's photos now (None for a game without photos
     or before the start): ``take`` (slot -> where to send it), ``see`` (slot -> the image's
-    address, or None: no photo yet), ``seats`` (slot -> whose paper it is; None: the table's)."""
+    address, or None: no photo yet), ``seats`` (slot -> whose paper it is; None: the table's).
+    ``on_the_tablet``: the seat, a player without a phone, is shown in the host's privacy cover,
+    whose page fetches the images with the host's credential, for her."""
     if not room.started or not takes_photos(room.engine):
         return None
     out: dict[str, dict] = {"take": {}, "see": {}, "seats": {}}
@@ -79,7 +84,8 @@ def view_of(room, viewer) -> dict | None:
         if slot in photos.take:
             out["take"][slot] = upload_path(room.code, slot)
         if slot in photos.see or mine:
-            out["see"][slot] = image_path(room.code, slot, taken[1], role) if taken else None
+            out["see"][slot] = (image_path(room.code, slot, taken[1], role, viewer if on_the_tablet else None)
+                                if taken else None)
         if slot in out["take"] or slot in out["see"]:
             out["seats"][slot] = each.seat
     return out
@@ -117,10 +123,11 @@ def keeper(checked: images.Checked, digest: str) -> Callable:
     return keep
 
 
-def take(rooms, code: str, hashed: str, slot: str, data: bytes):
-    """Check ``data`` and record it as the photo in ``slot`` by whoever the token (its hash) names;
-    returns the room after it and that actor (the RuleError, NotSeated or NoSuchRoom otherwise)."""
+def take(rooms, code: str, hashed: str, slot: str, data: bytes, seat: int | None = None):
+    """Check ``data`` and record it as the photo in ``slot`` by whoever the token (its hash) names
+    (for ``seat``: the host screen taking it for a player without a phone); returns the room after
+    it and that actor (the RuleError, NotSeated or NoSuchRoom otherwise)."""
     checked = cooperative.blocking(images.check_photo, data)
     digest = hashlib.sha256(checked.data).hexdigest()
-    return rooms.act_with_token(code, hashed, {"type": "photo", "slot": slot, "digest": digest},
-                                beside=keeper(checked, digest))
+    entry = {"type": "photo", "slot": slot, "digest": digest, **({} if seat is None else {"seat": seat})}
+    return rooms.act_with_token(code, hashed, entry, beside=keeper(checked, digest))

@@ -164,6 +164,25 @@ class SitOut(Entry):
     host_only = True
 
 
+class SeatWithoutPhone(Entry):
+    """The host adds a seat for a player without a phone, in the lobby (before the game or between
+    games of the night): a seat with no credential, played from the host screen ("pass the tablet")."""
+
+    type: Literal["seat_without_phone"]
+    name: Annotated[str, Field(strict=True, max_length=NAME_INPUT), Say("Please type the player's name.")]
+    host_only = True
+
+
+class PassTablet(Entry):
+    """The host plays a seat from the host screen (``on``: its phone died or is gone) or gives it back
+    to its phone (``on`` false), at any time; the seat keeps its phone's credential meanwhile."""
+
+    type: Literal["pass_tablet"]
+    seat: SeatNumber
+    on: Annotated[bool, Field(strict=True)] = True
+    host_only = True
+
+
 class Photo(Entry):
     """A photo taken for one of the game's photo slots (the server's entry, ``companion/photos/``):
     the image is stored beside the log, in the same transaction; the entry says only which slot
@@ -173,12 +192,14 @@ class Photo(Entry):
     slot: Annotated[str, Field(strict=True, max_length=128, pattern=f"^{PHOTO_SLOT.pattern}$"),
                     Say("There is no such photo here.")]
     digest: HASH
+    # The seat the host screen takes it for: a player without a phone ("pass the tablet").
+    seat: SeatNumber | None = None
 
 
 ENTRIES: dict[str, type[Entry]] = {
     model.model_fields["type"].annotation.__args__[0]: model  # type: ignore[union-attr]
     for model in (Create, Join, Request, Rename, Remove, Reorder, SetOptions, Start, Admit, AddPlayer,
-                  Dismiss, Undo, End, SetLanguage, NextGame, SitOut, Photo)
+                  Dismiss, Undo, End, SetLanguage, NextGame, SitOut, SeatWithoutPhone, PassTablet, Photo)
 }
 # The entries a client may send as actions (the others are the server's own).
 HOST_ACTIONS = frozenset(kind for kind, model in ENTRIES.items() if model.host_only)

@@ -20,7 +20,7 @@ from functools import lru_cache
 import regex
 from confusable_homoglyphs.confusables import confusables_data
 
-from games.base import require
+from games.base import require, require_plural
 
 NAME_LIMIT = 24  # grapheme clusters
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
@@ -36,8 +36,8 @@ def clean_name(raw) -> str:
             "A name can't hold control characters.")
     name = " ".join(name.split())
     require(name != "" and _visible(name), "Please type your name.")
-    require(len(GRAPHEMES.findall(name)) <= NAME_LIMIT, "Names can be at most %(most)s characters long.",
-            most=NAME_LIMIT)
+    require_plural(len(GRAPHEMES.findall(name)) <= NAME_LIMIT, "Names can be at most %(num)d character long.",
+                   "Names can be at most %(num)d characters long.", NAME_LIMIT)
     return name
 
 

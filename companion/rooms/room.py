@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from games import GAMES
 from games.base import (HOST, MAX_PLAYERS, Player, RuleError, evolve, late_arrival_refusal, normalize_options, photos_of,
@@ -39,7 +40,7 @@ def new_token() -> str:
 class Seat:
     seat: int
     name: str
-    token: str  # hash of the phone's credential
+    token: str  # hash of the phone's credential; "" for a seat without a phone (it matches no token)
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,10 @@ class Room:
     # (slot, who took it, the SHA-256 of the image) of each photo of paper kept beside the log
     # (companion/photos/), in the order they were first taken.
     photos: tuple[tuple[str, object, str], ...] = ()
+    # The seats played from the host screen ("pass the tablet"): a seat added without a phone, or
+    # one whose phone is gone (it keeps that phone's credential until the host gives it back). Only
+    # these can be played from the host screen: the host's move with ``"for": seat`` is that seat's.
+    tablet: frozenset[int] = frozenset()
 
     @property
     def engine(self):
@@ -120,6 +125,12 @@ class Room:
     def started(self) -> bool:
         return self.state is not None
 
+    @cached_property
+    def player_range(self) -> tuple[int, int]:
+        """The game's player range with the room's options, worked out once per room version (every
+        view says it) rather than once per view."""
+        return self.engine.player_range(self.options)
+
     def role_of(self, hashed: str | None):
         """HOST, a seat number, ("request", id), or None for a token this room does not know."""
         if not hashed:
@@ -127,7 +138,7 @@ class Room:
         if secrets.compare_digest(hashed, self.host):
             return HOST
         for s in self.seats:
-            if secrets.compare_digest(hashed, s.token):
+            if s.token and secrets.compare_digest(hashed, s.token):  # a seat without a phone has none
                 return s.seat
         for r in self.requests:
             if secrets.compare_digest(hashed, r.token):
@@ -146,6 +157,8 @@ class Room:
 
 
 def _farewell(room: Room, token: str, why: str) -> tuple[tuple[str, str], ...]:
+    if not token:  # a seat without a phone: no phone to tell
+        return room.departed
     return (*room.departed, (token, why))[-MAX_DEPARTED:]
 
 
@@ -177,14 +190,29 @@ def apply_entry(room: Room, body: dict, at: float) -> Room:
             require(actor == HOST, "Only the host can do that.")
         return _HANDLERS[kind](room, entries.read(body), at)
     require(room.started, "The game has not started yet.")
+    if "for" in body:
+        actor = played_from_the_tablet(room, actor, body["for"])
     require(actor == HOST or any(s.seat == actor for s in room.seats),
             "You are not seated in this game.")
     require(actor not in room.sitting_out, "You sit this game out: you play again in the next one.")
-    action = {k: v for k, v in body.items() if k != "by"}
+    action = {k: v for k, v in body.items() if k not in ("by", "for")}
     state = room.engine.apply(room.state, actor, action, at)
     if state == room.state:
         return room
     return evolve(room, state=state, moves=room.moves.then((actor, action, at)))
+
+
+def played_from_the_tablet(room: Room, actor, seat) -> int:
+    """The seat the host screen plays a move for (``"for": seat``): only the host may, and only for
+    a seat without a phone or whose phone is gone. The log keeps the entry as sent (``by`` the host,
+    ``for`` the seat); the move is the seat's, for the game and for undo ("Undo Ann's vote?")."""
+    require(actor == HOST, "Only the host screen can play for a player without a phone.")
+    require(type(seat) is int, "There is no such seat at this table.")
+    name = _seat(room, seat).name
+    require(seat in room.tablet,
+            "%(name)s plays on their own phone: only a player without a phone is played from the host screen.",
+            name=name)
+    return seat
 
 
 def _decks_follow(room: Room, options: dict, language: str) -> dict:
@@ -213,14 +241,39 @@ def _language(room, entry, at):
 
 def _join(room, entry, at):
     require(not room.started, "The game has already started: ask the host to let you in.")
-    name = clean_name(entry.name)
+    return _new_seat(room, entry.name, entry.token)
+
+
+def _new_seat(room: Room, typed: str, token: str) -> Room:
+    """The room with a new seat at the end of the order, for a phone's ``token`` ("" for none)."""
+    name = clean_name(typed)
     _check_unique(room, name)
     most = room.engine.player_range(room.options)[1]
     require(len(_players(room)) < most and len(room.seats) < MAX_PLAYERS,
             "This table is full: %(game)s takes at most %(most)s players here.",
             game=room.engine.TITLE, most=most)
-    seat = Seat(room.next_seat, name, entry.token)
+    seat = Seat(room.next_seat, name, token)
     return evolve(room, seats=room.seats + (seat,), next_seat=room.next_seat + 1)
+
+
+def _seat_without_phone(room, entry, at):
+    """A player without a phone: a seat with no credential, played from the host screen. Added in
+    the lobby only (before the game, or between games of the night), like a phone joining."""
+    require(not room.started, "A player without a phone is added in the lobby, between games.")
+    room = _new_seat(room, entry.name, "")
+    return evolve(room, tablet=room.tablet | {room.seats[-1].seat})
+
+
+def _pass_tablet(room, entry, at):
+    """A seat played from the host screen (its phone died), or given back to its phone; at any
+    time, as a phone can drop at any time. A seat added without a phone has no phone to go back to:
+    a phone takes it over by scanning the code (the host gives it the seat, ``admit``)."""
+    seat = _seat(room, entry.seat)
+    if entry.on:
+        return evolve(room, tablet=room.tablet | {seat.seat})
+    require(bool(seat.token), "%(name)s has no phone yet: a phone takes this seat by scanning the code.",
+            name=seat.name)
+    return evolve(room, tablet=room.tablet - {seat.seat})
 
 
 def _request(room, entry, at):
@@ -245,7 +298,8 @@ def _remove(room, entry, at):
     require(not room.started, "Seats can only be removed before the game starts.")
     seat = _seat(room, entry.seat)
     return evolve(room, seats=tuple(s for s in room.seats if s.seat != seat.seat),
-                  departed=_farewell(room, seat.token, "removed"), sitting_out=room.sitting_out - {seat.seat})
+                  departed=_farewell(room, seat.token, "removed"), sitting_out=room.sitting_out - {seat.seat},
+                  tablet=room.tablet - {seat.seat})
 
 
 def _reorder(room, entry, at):
@@ -287,8 +341,9 @@ def _admit(room, entry, at):
     request = _waiting(room, entry.request)
     seat = _seat(room, entry.seat)
     seats = tuple(evolve(s, token=request.token) if s.seat == seat.seat else s for s in room.seats)
+    # A seat played from the host screen that a phone takes over is that phone's from now on.
     return evolve(room, seats=seats, requests=tuple(r for r in room.requests if r is not request),
-                  departed=_farewell(room, seat.token, "replaced"))
+                  departed=_farewell(room, seat.token, "replaced"), tablet=room.tablet - {seat.seat})
 
 
 def _add_player(room, entry, at):
@@ -377,10 +432,12 @@ def new_player_refusal(room: Room) -> RuleError | None:
 
 def _photo(room, entry, at):
     """A photo taken (its image stored beside the log): the game's ``photos`` says whether the
-    taker may take that slot now; a new photo replaces the slot's old one."""
-    taker = game_viewer(room, entry.by)  # a seat sitting the game out takes none
+    taker may take that slot now (the host screen may take one for a player without a phone,
+    ``seat``, as it plays their moves); a new photo replaces the slot's old one."""
+    by = entry.by if entry.seat is None else played_from_the_tablet(room, entry.by, entry.seat)
+    taker = game_viewer(room, by)  # a seat sitting the game out takes none
     require(entry.slot in photos_of(room.engine, room.state, taker).take, "You can't take that photo now.")
-    photo = (entry.slot, entry.by, entry.digest)
+    photo = (entry.slot, by, entry.digest)
     if any(p[0] == entry.slot for p in room.photos):
         return evolve(room, photos=tuple(photo if p[0] == entry.slot else p for p in room.photos))
     return evolve(room, photos=room.photos + (photo,))
@@ -401,19 +458,32 @@ def finished_game(room: Room) -> dict:
 
 def _next_game(room, entry, at):
     require(entry.game in GAMES, "Pick one of the games on the list.")
-    night = room.night
     if room.started:
-        # Over when the game names its winners (the envelope's contract: none until the end; a
-        # game may show its final standings first and still let the table correct them).
-        over = bool(room.engine.view(room.state, None)["winners"])
-        require(over, "Finish this game first: the next one starts when this one is over.")
-        night = (*night, finished_game(room))
+        require(game_over(room), "Finish this game first: the next one starts when this one is over.")
+    night = tonight(room)
     engine = GAMES[entry.game]
     options = dict(entry.options)
     if "language" in engine.Options.model_fields and "language" not in options:
         options["language"] = room.language
+    # The table's own cards come along to the same game again (the last time it was played
+    # tonight, or this lobby's), unless the action says otherwise.
+    own = {}
+    if "own_cards" in engine.Options.model_fields and "own_cards" not in options:
+        last = room.options if entry.game == room.game else next(
+            (g["options"] for g in reversed(night) if g["game"] == entry.game), {})
+        own = {key: last[key] for key in ("own_cards", "deck") if key in last and key not in options}
+    # "Our cards only" may not fit the new game's options (fewer cards than its rounds): then mixed
+    # in, and with the box's physical cards not at all.
+    for carried in ((own, {**own, "deck": "mixed"}) if own else ()):
+        try:
+            options = normalize_options(engine.Options, {**options, **carried})
+            break
+        except RuleError:
+            continue
+    else:
+        options = normalize_options(engine.Options, options)
     # The same phones, seats and order; the game's own state starts afresh, and undo with it.
-    return evolve(room, game=entry.game, options=normalize_options(engine.Options, options), state=None,
+    return evolve(room, game=entry.game, options=options, state=None,
                   seed=None, moves=NO_MOVES, start_players=(), photos=(), night=night)
 
 
@@ -433,10 +503,24 @@ def game_viewer(room: Room, viewer):
     return None
 
 
-def night_view(room: Room) -> list[dict]:
+def game_over(room: Room) -> bool:
+    """Whether the room's game has been played to its end: it names its winners (the envelope's
+    contract: none until the end; a game may show its final standings first and still let the
+    table correct them)."""
+    return room.started and bool(room.engine.view(room.state, None)["winners"])
+
+
+def tonight(room: Room, over: bool | None = None) -> tuple[dict, ...]:
+    """Tonight's finished games, oldest first: those before this one, and this one once it is
+    over (an undo that takes its end back takes it off the list again). ``over``: whether this
+    game is over, when the caller knows it already (a view has the winners)."""
+    return (*room.night, finished_game(room)) if (game_over(room) if over is None else over) else room.night
+
+
+def night_view(room: Room, over: bool | None = None) -> list[dict]:
     """Tonight's finished games as every screen shows them: the game, its winners and places."""
     return [{"game": g["game"], "title": g["title"], "winners": g["winners"], "places": g["places"],
-             "players": g["players"]} for g in room.night]
+             "players": g["players"]} for g in tonight(room, over)]
 
 
 def _end(room, entry, at):
@@ -448,6 +532,7 @@ _HANDLERS = {
     "reorder": _reorder, "options": _options, "start": _start, "admit": _admit,
     "add_player": _add_player, "dismiss": _dismiss, "undo": _undo, "end": _end, "language": _language,
     "next_game": _next_game, "sit_out": _sit_out,
+    "seat_without_phone": _seat_without_phone, "pass_tablet": _pass_tablet,
     "photo": _photo,
 }
 assert set(_HANDLERS) == set(entries.ENTRIES)
@@ -466,7 +551,7 @@ def view(room: Room, viewer) -> dict:
     the room's facts, then the game's view (the envelope of ``games.base.envelope``), or before the
     start the lobby in the same envelope."""
     engine = room.engine
-    least, most = engine.player_range(room.options)
+    least, most = room.player_range
     base = {
         "version": room.version,
         "code": room.code,
@@ -494,7 +579,13 @@ def view(room: Room, viewer) -> dict:
                     you=you, can=sorted(HOST_ACTIONS - {"undo"}) if viewer == HOST else [],
                     waiting_for=[], winners=[])
         base.update(engine.lobby_view(_players(room), room.options))
-    base["night"] = night_view(room)
+    # Each player says whether a phone plays the seat (false: the host screen, "pass the tablet").
+    base["players"] = [dict(p, phone=p["seat"] not in room.tablet) for p in base["players"]]
+    if base["options"].get("own_cards"):
+        # A table's own cards are never in a view (games/base.py public_options), whichever part
+        # of the view gave the options: the deck they make would tell a phone what others hold.
+        base["options"] = {**base["options"], "own_cards": []}
+    base["night"] = night_view(room, over=room.started and bool(base["winners"]))
     if viewer == HOST:
         # Each request with the seat whose name it claims, so the host can tell Ann's new phone
         # from an impostor calling itself Ann (the host still decides which seat to give).

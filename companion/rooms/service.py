@@ -17,6 +17,7 @@ from companion.live import cooperative
 from companion.rooms import room as rooms
 from companion.rooms.entries import LANGUAGES
 from companion.live.changes import Changes
+from companion.live.presence import Presence
 from companion.photos.service import view_of as photo_view
 from companion.storage.sqlite import StaleVersion
 
@@ -56,6 +57,8 @@ class Rooms:
         self._cache_size = cache_size
         self._lock = cooperative.lock()  # around the caches' dict operations only
         self.changes = Changes(store)
+        # Which phones poll (companion/live/presence.py), on this service's clock.
+        self.presence = Presence(store, lambda: self.clock(), self._seated)
 
     def create(self, game: str, options: dict | None, language: str | None = None) -> tuple[str, str]:
         """Open a room for ``game`` (speaking ``language``); returns its code and the host's token."""
@@ -193,14 +196,39 @@ class Rooms:
                     self._rendered.popitem(last=False)
         return body
 
-    @staticmethod
-    def view(room: rooms.Room, viewer) -> dict:
-        """What ``viewer`` may see of the room (``rooms.view``), with the photos they may take and see."""
+    def view(self, room: rooms.Room, viewer) -> dict:
+        """What ``viewer`` may see of the room (``rooms.view``), with the photos they may take and
+        see, and for the host whether each player's phone is connected (``connected``)."""
         out = rooms.view(room, viewer)
         photos = photo_view(room, viewer)
         if photos is not None:
             out["photos"] = photos
+        if viewer == HOST:
+            connected = self.connected(room)
+            out["players"] = [dict(p, connected=p["seat"] in connected) for p in out["players"]]
         return out
+
+    def connected(self, room: rooms.Room) -> frozenset[int]:
+        """The seats of ``room`` whose phone is connected now (companion/live/presence.py)."""
+        return frozenset(self.presence.connected(room.code, {s.token: s.seat for s in room.seats if s.token}))
+
+    def presence_key(self, room: rooms.Room, viewer) -> tuple:
+        """What a rendered view depends on besides the room's version: for the host, who is
+        connected (presence does not move the version)."""
+        return tuple(sorted(self.connected(room))) if viewer == HOST else ()
+
+    def _seated(self, code: str, hashes: set[str]) -> set[str]:
+        """Which of ``hashes`` hold a seat of room ``code`` now (none when there is no such room):
+        asked of the cached room, and of the room read again only for a token it does not know."""
+        with self._lock:
+            _, room = self._cache.get(code, (None, None))
+        seated = {s.token for s in room.seats if s.token} if room is not None else set()
+        if hashes - seated:
+            try:
+                seated = {s.token for s in self.get(code).seats if s.token}
+            except NoSuchRoom:
+                return set()
+        return hashes & seated
 
 
 __all__ = ["Rooms", "NoSuchRoom", "NotSeated", "StaleVersion", "HOST"]

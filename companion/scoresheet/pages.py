@@ -28,6 +28,7 @@ from games import GAMES
 from games.base import RuleError
 
 from companion.scoresheet import sheet as sheetlib
+from companion.scoresheet.paging import form_pages
 from companion.scoresheet.sheet import NoSuchSheet, Sheet, Sheets, StaleSheet
 from companion.web import forms, identity
 from companion.web.i18n import say
@@ -48,8 +49,9 @@ def store() -> Sheets:
 
 @bp.context_processor
 def _sentences():
-    # Sentences a sheet keeps as data (its undo label) said in the page's language.
-    return {"say": say}
+    # Sentences a sheet keeps as data (its undo label) said in the page's language; the round's
+    # form a step at a time (paging.py).
+    return {"say": say, "form_pages": form_pages}
 
 
 @bp.app_context_processor

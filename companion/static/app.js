@@ -55,20 +55,25 @@
         if (!r.ok) throw new Error("status " + r.status);
         // The fragment speaks another language than the page (the table's language changed): load
         // the whole page again, so its title and the script's own sentences follow too.
-        var spoken = r.headers.get("Content-Language");
-        if (spoken && document.documentElement.lang && spoken !== document.documentElement.lang) {
+        // So does a fragment of another game (the table picked its next game tonight): the page's
+        // head carries each game's own styles and scripts.
+        var spoken = r.headers.get("Content-Language"), game = r.headers.get("X-Companion-Game");
+        if ((spoken && document.documentElement.lang && spoken !== document.documentElement.lang)
+            || (game && document.body.dataset.game && game !== document.body.dataset.game)) {
           window.location.reload();
           return new Promise(function () { /* the page is going: nothing more to show */ });
         }
-        etag = r.headers.get("ETag");
         held = true;
-        return r.text();
+        var tag = r.headers.get("ETag");
+        return r.text().then(function (html) { return { html: html, tag: tag }; });
       })
-      .then(function (html) {
+      .then(function (answer) {
         if (mine !== inFlight) return;
         failures = 0;
         document.body.classList.remove("offline");
-        if (html !== null) show(html);
+        // The page has a version only once it shows it: a poll replaced while its body was still
+        // coming (a photo just sent asks afresh) must not leave the page claiming what it never showed.
+        if (answer !== null) { etag = answer.tag; show(answer.html); }
       })
       .catch(function () {
         if (mine !== inFlight) return;  // replaced by a fresh poll: not a failure
@@ -89,9 +94,13 @@
     var phase = before ? before.dataset.phase : null;
     var focused = focusKey(document.activeElement);
     var open = Array.prototype.map.call(live.querySelectorAll("details[id][open]"), function (d) { return d.id; });
+    // What someone is typing (the table's own cards, a name) is theirs, not the server's yet.
+    var typed = Array.prototype.filter.call(live.querySelectorAll("textarea[id], input[type=text][id]"),
+      function (el) { return el.value !== el.defaultValue; }).map(function (el) { return [el.id, el.value]; });
     live.innerHTML = html;
     // A panel the host opened (the QR code, how to play) stays open across updates.
     open.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
+    typed.forEach(function (t) { var el = document.getElementById(t[0]); if (el) el.value = t[1]; });
     var after = live.querySelector("[data-phase]");
     if (after && after.dataset.phase !== phase) {
       // A new phase is a new screen: show it from the top, and tell a screen reader its title.
@@ -150,6 +159,8 @@
     if (!button || button.disabled) return;
     event.preventDefault();
     var action = JSON.parse(button.dataset.action);
+    var seat = forSeat(button);  // a button of a player without a phone, on the host screen
+    if (seat !== null) action["for"] = seat;
     if (button.dataset.prompt) {
       var value = window.prompt(button.dataset.prompt, button.dataset.value || "");
       if (value === null) return;
@@ -167,7 +178,11 @@
     button.classList.toggle("chosen");
     var picked = Array.prototype.map.call(
       button.parentNode.querySelectorAll(".chosen"), function (b) { return parseInt(b.textContent, 10); });
-    if (picked.length === 2) act({ type: "claim", positions: picked });
+    if (picked.length === 2) {
+      var claim = { type: "claim", positions: picked }, seat = forSeat(button);
+      if (seat !== null) claim["for"] = seat;
+      act(claim);
+    }
   });
 
   // The host bar's panels (details.pop) open over the stage: a tap elsewhere or Escape closes them.
@@ -184,6 +199,8 @@
   document.addEventListener("change", function (event) {
     var form = event.target.closest("form[data-options]");
     if (!form) return;
+    var face = event.target.nextElementSibling;  // a select's face (macros.html) shows its new choice
+    if (face && face.classList.contains("select-shown")) face.firstElementChild.textContent = event.target.selectedOptions[0].text;
     var options = {};
     Array.prototype.forEach.call(form.elements, function (el) {
       if (!el.name) return;
@@ -215,8 +232,184 @@
   });
   window.addEventListener("pageshow", function (event) { if (event.persisted) poll(true); });
   window.addEventListener("online", function () { poll(true); });
-  // For the page's other scripts (photo.js): the toast, and a poll at once after a change they made.
-  window.TableCompanion = { say: say, refresh: function () { poll(true); } };
+  // ---- Tablet seats ("pass the tablet", companion/web/tablet.py): begin ----
+  // A player without a phone plays on the host screen. The offer ([data-tablet]) opens a cover over
+  // the whole page that hides the table and asks them to tap when only they are looking; then the
+  // cover shows their own phone screen, asked for again whenever the host screen moves on, and
+  // closes when the game no longer waits for them (their data-turn goes from 1 to 0) or moves on to
+  // another phase (the host screen then offers the tablet again for the next step), on "Done —
+  // hand back", or when there is nothing left to play. Nothing of their screen stays in the page.
+  // Every action sent from inside it carries "for": their seat (forSeat, used above).
+  var tablet = null;  // the open cover: {cover, url, shown, turn, phase, asked, stilled}
+
+  function forSeat(el) {
+    var holder = el && el.closest ? el.closest("[data-for]") : null;
+    return holder ? parseInt(holder.dataset.for, 10) : null;
+  }
+
+  function closeTablet() {
+    if (!tablet) return;
+    tablet.stilled.forEach(function (el) { el.inert = false; });
+    tablet.cover.remove();
+    tablet = null;
+  }
+
+  // While the cover is open the page behind it is inert: no tap, no Tab and no screen reader
+  // reaches the table it hides (the toast and the announcements still speak).
+  function still(cover) {
+    return Array.prototype.filter.call(document.body.children, function (el) {
+      if (el === cover || el === toast || el === status || el.tagName === "SCRIPT" || el.inert) return false;
+      el.inert = true;
+      return true;
+    });
+  }
+
+  function openTablet(offer) {
+    var template = document.getElementById("tablet-cover");
+    if (!template) return;
+    closeTablet();
+    var cover = template.content.firstElementChild.cloneNode(true);
+    cover.querySelector("[data-tablet-question]").textContent = offer.dataset.tabletAsk;
+    document.body.insertBefore(cover, toast);  // outside #live: the host's updates leave it be
+    tablet = { cover: cover, url: offer.dataset.tablet, shown: false, turn: null, phase: null, asked: 0, stilled: still(cover) };
+    var show = cover.querySelector("[data-tablet-show]");
+    if (show) show.focus();
+    announce(cover.querySelector("h2"));
+  }
+
+  function showTablet() {
+    var mine = tablet, asked = ++mine.asked;
+    fetch(mine.url, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.text().then(function (html) { return { ok: r.ok, html: html }; }); })
+      .then(function (answer) {
+        if (tablet !== mine || asked !== mine.asked) return;  // closed, or a later answer is coming
+        if (!answer.ok) {
+          var sentence = document.createElement("div");
+          sentence.innerHTML = answer.html;
+          closeTablet();
+          say(sentence.textContent.trim() || messages.failed || "That did not work.");
+          return;
+        }
+        var screen = mine.cover.querySelector("[data-tablet-screen]");
+        screen.innerHTML = answer.html;
+        // The game's own scripts set up what they show on a phone (a typed guess kept, a layout).
+        screen.dispatchEvent(new CustomEvent("live:update", { bubbles: true }));
+        var seat = screen.querySelector("[data-phase]");
+        var turn = seat && seat.dataset.turn || "0", phase = seat ? seat.dataset.phase : null;
+        if (screen.querySelector("[data-tablet-over]") || (mine.turn === "1" && turn === "0")
+            || (mine.phase !== null && phase !== mine.phase)) {
+          closeTablet();  // done: the game waits for them no more, or has moved on to its next step
+          return;
+        }
+        mine.turn = turn;
+        mine.phase = phase;
+      })
+      .catch(function () {
+        if (tablet === mine) say(messages.offline || "The table's server cannot be reached. Check the Wi-Fi and try again.");
+      });
+  }
+
+  document.addEventListener("click", function (event) {
+    var offer = event.target.closest("[data-tablet]");
+    if (offer) { openTablet(offer); return; }
+    if (!tablet || !tablet.cover.contains(event.target)) return;
+    if (event.target.closest("[data-tablet-done]")) {
+      closeTablet();
+    } else if (event.target.closest("[data-tablet-show]")) {
+      tablet.cover.querySelector("[data-tablet-ask-box]").hidden = true;
+      tablet.cover.querySelector("[data-tablet-screen]").hidden = false;
+      tablet.shown = true;
+      showTablet();
+    }
+  });
+  document.addEventListener("keydown", function (event) { if (event.key === "Escape") closeTablet(); });
+
+  // The game's own scripts post some moves themselves (a typed guess, a layout of cards): while a
+  // seat's screen is shown, a move that names no seat and is of a type that seat can make now
+  // (its data-can) goes as that seat's too. The host screen is hidden then: no host's tap is sent,
+  // and a host's timed move (pencils down) is no move of a seat's.
+  var sendRequest = window.fetch;
+  window.fetch = function (url, init) {
+    var seat = tablet && tablet.shown ? tablet.cover.querySelector("[data-for]") : null;
+    if (seat && init && init.method === "POST" && typeof init.body === "string"
+        && String(url) === document.body.dataset.actions) {
+      try {
+        var move = JSON.parse(init.body);
+        if (move && move["for"] === undefined && (seat.dataset.can || "").split(" ").indexOf(move.type) >= 0) {
+          move["for"] = parseInt(seat.dataset.for, 10);
+          init = Object.assign({}, init, { body: JSON.stringify(move) });
+        }
+      } catch (e) { /* not a move: sent as it is */ }
+    }
+    return sendRequest.call(window, url, init);
+  };
+  if (live) live.addEventListener("live:update", function () { if (tablet && tablet.shown) showTablet(); });
+  // ---- Tablet seats: end ----
+
+  // ---- Presence (companion/live/presence.py, companion/web/presence.py): begin ----
+  // A phone's page says at once when it goes (hidden, closed) and when it is back, by a beacon;
+  // its polls say the rest. The host screen asks every few seconds which phones are connected
+  // (presence moves no version, so the fragment's polls would not tell it) and marks the seats
+  // ([data-presence-seat]: class "offline") and the offers beside an awaited offline seat
+  // ([data-presence-offer]: shown). A fresh fragment comes with the presence of its moment.
+  var presenceUrl = (document.body.dataset.actions || "").replace(/\/actions$/, "/presence");
+  if (role === "seat" && live && presenceUrl && navigator.sendBeacon) {
+    var said = null;
+    var sayPresence = function (here) {
+      if (said === here) return;
+      said = here;
+      try { navigator.sendBeacon(presenceUrl + "?here=" + (here ? "1" : "0")); } catch (e) { /* best effort */ }
+    };
+    window.addEventListener("pagehide", function () { sayPresence(false); });
+    document.addEventListener("visibilitychange", function () { sayPresence(document.visibilityState === "visible"); });
+    window.addEventListener("pageshow", function () { if (said === false) sayPresence(true); });
+  }
+  var presence = { timer: null, last: null };
+  function markPresence(data) {
+    presence.last = data;
+    var connected = {};
+    data.players.forEach(function (p) { connected[p.seat] = p.connected || !p.phone; });
+    var waiting = data.waiting_for || [];
+    Array.prototype.forEach.call(live.querySelectorAll("[data-presence-seat]"), function (el) {
+      var seat = el.dataset.presenceSeat;
+      var off = el.dataset.phone !== "false" && connected[seat] === false;
+      el.classList.toggle("offline", off);
+      var word = el.querySelector(".presence-word");
+      if (word) word.textContent = off ? word.dataset.off : word.dataset.on;
+    });
+    var any = false, offers = live.querySelector("[data-presence-offers]");
+    // A team's move (data-presence-any) waits for nobody while one of the team can make it.
+    var nobodyBlocks = !!offers && offers.hasAttribute("data-presence-any")
+      && waiting.some(function (seat) { return connected[seat] !== false; });
+    Array.prototype.forEach.call(live.querySelectorAll("[data-presence-offer]"), function (el) {
+      var seat = parseInt(el.dataset.presenceOffer, 10);
+      el.hidden = nobodyBlocks || !(connected[seat] === false && waiting.indexOf(seat) !== -1);
+      any = any || !el.hidden;
+    });
+    if (offers) offers.hidden = !any;
+  }
+  function askPresence() {
+    clearTimeout(presence.timer);
+    var corner = live && live.querySelector("[data-presence]");
+    if (!corner || document.visibilityState === "hidden") return;
+    fetch(corner.dataset.presence, { headers: { "X-Companion-Role": "host" }, credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) {
+        if (data) markPresence(data);
+        presence.timer = setTimeout(askPresence, 1000 * ((data && data.every) || 3));
+      })
+      .catch(function () { presence.timer = setTimeout(askPresence, 5000); });
+  }
+  if (role === "host" && live) {
+    presence.timer = setTimeout(askPresence, 3000);
+    live.addEventListener("live:update", function () { askPresence(); });
+    document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") askPresence(); });
+  }
+  // ---- Presence: end ----
+
+  // For the page's other scripts (photo.js): the toast, and a poll at once after a change they made;
+  // forSeat(element): the seat an element of the host's privacy cover plays for (null elsewhere).
+  window.TableCompanion = { say: say, refresh: function () { poll(true); }, forSeat: forSeat };
   wake();
   poll();
 })();

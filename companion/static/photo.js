@@ -77,7 +77,10 @@
   }
 
   function send(input, blob) {
-    return fetch(input.dataset.photoUrl, {
+    // In the host's privacy cover, the photo is the paper of the player without a phone it shows.
+    var cover = input.closest("[data-for]");
+    var url = input.dataset.photoUrl + (cover ? "?for=" + encodeURIComponent(cover.dataset.for) : "");
+    return fetch(url, {
       method: "POST",
       credentials: "same-origin",
       headers: { "Content-Type": "image/jpeg", "X-Companion-Role": role },

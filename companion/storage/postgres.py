@@ -82,6 +82,17 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (room, slot)
     );
     """,
+    # Presence (companion/live/presence.py): which phones poll, a row per room and phone (its
+    # token's hash), written in batches; it goes with its room.
+    """
+    CREATE TABLE presence (
+        room text NOT NULL REFERENCES rooms(code) ON DELETE CASCADE,
+        token text NOT NULL,
+        seen double precision NOT NULL,
+        expires double precision NOT NULL,
+        PRIMARY KEY (room, token)
+    );
+    """,
 ]
 
 # Any constant shared by every server: pg_advisory_xact_lock's key for schema upgrades.
@@ -189,9 +200,29 @@ class PostgresStore:
                                (code, slot)).fetchone()
         return Photo(row[0], row[1], row[2], bytes(row[3]), row[4]) if row else None
 
+    def presence(self, code: str) -> list[tuple[str, float, float]]:
+        """Room ``code``'s phones as last seen: (token hash, seen, connected until)."""
+        with self._conn() as conn:
+            return [tuple(row) for row in conn.execute(
+                "SELECT token, seen, expires FROM presence WHERE room = %s", (code,)).fetchall()]
+
+    def record_presence(self, rows: list[tuple[str, str, float, float]]) -> None:
+        """Write a batch of sightings (room, token hash, seen, connected until) in one transaction,
+        not waiting for the disk (a lost sighting is told again by the next poll): a sighting older
+        than the one kept changes nothing, and a room that is gone gets none."""
+        with self._conn() as conn, conn.transaction():
+            conn.execute("SET LOCAL synchronous_commit = off")
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO presence (room, token, seen, expires) SELECT %s, %s, %s, %s"
+                    " WHERE EXISTS (SELECT 1 FROM rooms WHERE code = %s)"
+                    " ON CONFLICT (room, token) DO UPDATE SET seen = EXCLUDED.seen, expires = EXCLUDED.expires"
+                    " WHERE presence.seen <= EXCLUDED.seen",
+                    [(code, token, seen, until, code) for code, token, seen, until in rows])
+
     def delete_idle(self, before: float) -> int:
         """Delete the game rooms nobody has touched since ``before`` (score sheets are kept), and
-        with them their entries and photos (``ON DELETE CASCADE``)."""
+        with them their entries, photos and presence (``ON DELETE CASCADE``)."""
         with self._conn() as conn:
             return conn.execute("DELETE FROM rooms WHERE updated < %s AND game NOT LIKE 'sheet:%%'",
                                 (before,)).rowcount

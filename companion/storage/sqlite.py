@@ -81,6 +81,15 @@ SCHEMA = (
         at REAL NOT NULL,
         PRIMARY KEY (room, slot)
     )""",
+    # Presence (companion/live/presence.py): which phones poll, beside the log and never in it; a
+    # row per room and phone (its token's hash), written in batches, deleted with the room.
+    """CREATE TABLE IF NOT EXISTS presence (
+        room TEXT NOT NULL,
+        token TEXT NOT NULL,
+        seen REAL NOT NULL,
+        expires REAL NOT NULL,
+        PRIMARY KEY (room, token)
+    ) WITHOUT ROWID""",
 )
 
 # Upgrades of a database made by an earlier release, applied in order; each is skipped when done.
@@ -226,6 +235,10 @@ class SQLiteStore:
         """The photo in ``slot`` of room ``code``, or None when there is none."""
         return _photo(self._db, code, slot)
 
+    def presence(self, code: str) -> list[tuple[str, float, float]]:
+        """Room ``code``'s phones as last seen: (token hash, seen, connected until)."""
+        return self._db.execute("SELECT token, seen, expires FROM presence WHERE room = ?", (code,)).fetchall()
+
     def last_stamp(self) -> int:
         """The stamp of the latest change to any room (0 before any)."""
         return self._db.execute("SELECT COALESCE(MAX(stamp), 0) FROM rooms").fetchone()[0]
@@ -277,9 +290,24 @@ class SQLiteStore:
         def delete(tx: Writer) -> int:
             tx.db.execute(f"DELETE FROM entries WHERE room IN ({idle})", (before,))
             tx.db.execute(f"DELETE FROM photos WHERE room IN ({idle})", (before,))
+            tx.db.execute(f"DELETE FROM presence WHERE room IN ({idle})", (before,))
             return tx.db.execute(f"DELETE FROM rooms WHERE code IN ({idle})", (before,)).rowcount
 
         return self.write("", delete)
+
+    def record_presence(self, rows: list[tuple[str, str, float, float]]) -> None:
+        """Write a batch of sightings (room, token hash, seen, connected until) in one transaction:
+        a sighting older than the one kept changes nothing, and a room that is gone gets none."""
+
+        def record(tx: Writer) -> None:
+            tx.db.executemany(
+                "INSERT INTO presence (room, token, seen, expires) SELECT ?, ?, ?, ?"
+                " WHERE EXISTS (SELECT 1 FROM rooms WHERE code = ?)"
+                " ON CONFLICT (room, token) DO UPDATE SET seen = excluded.seen, expires = excluded.expires"
+                " WHERE excluded.seen >= presence.seen",
+                [(code, token, seen, until, code) for code, token, seen, until in rows])
+
+        self.write("", record)
 
     def write(self, code: str, job: Callable[["Writer"], T]) -> T:
         """Run ``job`` in a write transaction on room ``code`` and return its result once committed.

@@ -6,6 +6,7 @@ The room view and actions are answered by ``companion/web/direct.py`` in front o
 from __future__ import annotations
 
 import time
+from urllib.parse import parse_qs
 
 from flask import Blueprint, current_app, jsonify, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
@@ -156,8 +157,9 @@ def _not_seated(error: NotSeated):
 
 
 def view_body(service, room, viewer) -> bytes:
-    """The viewer's view as JSON, rendered once per room version and viewer in this process."""
-    return service.memo(("json", room.code, room.host, room.version, viewer),
+    """The viewer's view as JSON, rendered once per room version and viewer in this process (and
+    for the host, per set of connected phones)."""
+    return service.memo(("json", room.code, room.host, room.version, viewer, service.presence_key(room, viewer)),
                         lambda: jsonio.dumps(service.view(room, viewer)))
 
 
@@ -216,7 +218,13 @@ bp.add_url_rule("/rooms/<code>/actions", endpoint="act", methods=["POST"])
 def room_view(service, environ: dict, code: str):
     """``GET /rooms/<code>``: the room and who is asking (a seat, the host, or the public table)."""
     room = service.get(normal_code(code))  # a current poll never gets here: polling.NotModified answered it
-    return room, identity.role(room, environ=environ)
+    viewer = identity.role(room, environ=environ)
+    played_for = parse_qs(environ.get("QUERY_STRING", "")).get("for")
+    if played_for:
+        # ``?for=<seat>``: the host reads the view of a seat it plays ("pass the tablet"), as the
+        # cover shows it; the same checks and sentences as a move made ``for`` that seat.
+        viewer = identity.played_for(room, viewer, played_for[0])
+    return room, viewer
 
 
 def act(service, environ: dict, code: str):

@@ -11,7 +11,8 @@ from __future__ import annotations
 from flask import request
 from werkzeug.http import parse_cookie
 
-from companion.rooms.room import Room, token_hash
+from companion.rooms.room import Room, played_from_the_tablet, token_hash
+from games.base import require
 
 COOKIE_AGE = 60 * 60 * 24 * 2
 
@@ -50,3 +51,10 @@ def role(room: Room, role_hint: str | None = None, environ: dict | None = None):
 def set_cookie(response, name: str, token: str) -> None:
     response.set_cookie(name, token, max_age=COOKIE_AGE, httponly=True, samesite="Lax",
                         secure=request.is_secure)
+
+
+def played_for(room: Room, viewer, asked: str) -> int:
+    """The seat a request's ``?for=<seat>`` names: the host screen reading, or photographing, for a
+    player without a phone. Checked, and refused in the same sentences, as a move made ``for`` it."""
+    require(asked.isascii() and asked.isdigit() and len(asked) <= 5, "There is no such seat at this table.")
+    return played_from_the_tablet(room, viewer, int(asked))

@@ -17,6 +17,7 @@ from werkzeug.wrappers import Response
 from games import GAMES
 from games.base import HOST
 
+from companion.rooms.room import tonight
 from companion.scoresheet.sheet import csv_cell
 from companion.web import identity
 from companion.web.api import normal_code
@@ -49,8 +50,9 @@ def _hosts_room(code: str):
 
 
 def export(room) -> dict:
-    """Tonight's finished games with their rounds, in the order they were played."""
-    return {"room": room.code, "games": [{"number": i, **game} for i, game in enumerate(room.night, start=1)]}
+    """Tonight's finished games with their rounds, in the order they were played (this one too,
+    once it is over)."""
+    return {"room": room.code, "games": [{"number": i, **game} for i, game in enumerate(tonight(room), start=1)]}
 
 
 def _round_points(entry: dict) -> list[tuple[str, int]]:
@@ -66,7 +68,7 @@ def _round_points(entry: dict) -> list[tuple[str, int]]:
 def export_rows(room) -> list[list]:
     """One row per place of each game, then one per side and round (CSV: a spreadsheet's view)."""
     rows: list[list] = [["game", "title", "round", "side", "points", "place", "winner"]]
-    for number, game in enumerate(room.night, start=1):
+    for number, game in enumerate(tonight(room), start=1):
         for place in game["places"]:
             rows.append([number, game["title"], "total", place["side"], place["total"], place["place"],
                          "yes" if place["place"] == 1 else ""])  # tied first places share the win

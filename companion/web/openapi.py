@@ -115,6 +115,9 @@ VERSION = {"type": ["integer", "null"], "minimum": 0, "maximum": LIMIT,
 BY = {"readOnly": True, "description": "Who acted: the server's to fill in from the credential; a value "
                                        "sent is ignored."}
 SEED = {"readOnly": True, "description": "The game's seed: the server draws it; a value sent is ignored."}
+FOR = {"type": "integer", "minimum": 0, "maximum": 10_000,
+       "description": "The host's only: the seat of a player without a phone (\"phone\": false in the view) "
+                      "whose move the host screen makes; refused for a seat with a phone."}
 
 
 def _as_sent(schema: dict, **extra: dict) -> dict:
@@ -153,8 +156,10 @@ SLOT = {"name": "slot", "in": "path", "required": True,
         "schema": {"type": "string", "maxLength": 128, "pattern": f"^{PHOTO_SLOT.pattern}$"}}
 ETAG = {"ETag": {"description": 'The room\'s version, as `"v<version>"`.', "schema": {"type": "string"}}}
 
-PLAYER = {"type": "object", "required": ["seat", "name", "score"], "additionalProperties": True,
-          "properties": {"seat": {"type": "integer"}, "name": {"type": "string"}, "score": {"type": "integer"}}}
+PLAYER = {"type": "object", "required": ["seat", "name", "score", "phone"], "additionalProperties": True,
+          "properties": {"seat": {"type": "integer"}, "name": {"type": "string"}, "score": {"type": "integer"},
+                         "phone": {"type": "boolean", "description": "Whether a phone plays the seat (false: the "
+                                   "host screen, a player without a phone)."}}}
 STANDINGS = {
     "type": "object", "description": "Where the game stands: the game's own standings function, the one "
                                      "the score-only helper uses too.",
@@ -258,7 +263,8 @@ def _game_parts(name: str) -> tuple[dict, list[dict]]:
     actions = []
     for model in moves:
         key = refs[model]["$ref"].rsplit("/", 1)[1]
-        components[key] = dict(_as_sent(components[key]), description=f"{engine.TITLE}: "
+        components[key] = dict(_as_sent(components[key], **({"for": FOR} if model.by != "host" else {})),
+                               description=f"{engine.TITLE}: "
                                + (model.__doc__ or "").strip() + f" (by: {model.by})")
         actions.append(refs[model])
     components[prefix + "NewRoom"] = {
@@ -415,6 +421,33 @@ def _room_paths() -> dict:
                                   "number", "game", "title", "players", "winners", "places", "history"]}}}},
                               "Tonight's games."),
                           "403": _error("Only the host's token downloads the night."),
+                          "404": _error("No such room."), "429": WRONG_CODES}}},
+        "/api/v1/rooms/{code}/presence": {"parameters": [CODE], "get": {
+            "tags": ["rooms"], "operationId": "presence", "summary": "Which phones are connected now",
+            "description": "The host's token only. A phone is connected while it polls (offline a few seconds "
+                           "after the poll it should have sent next did not come, or at once when its page "
+                           "says it is going). Presence moves no version: ask again every `every` seconds.",
+            "security": bearer,
+            "responses": {"200": _json({"type": "object", "required": ["players", "waiting_for", "every"], "properties": {
+                              "players": {"type": "array", "items": {"type": "object", "required": [
+                                  "seat", "connected", "phone"], "properties": {
+                                  "seat": {"type": "integer"}, "connected": {"type": "boolean"},
+                                  "phone": {"type": "boolean"}}}},
+                              "waiting_for": {"type": "array", "items": {"type": "integer"}},
+                              "every": {"type": "integer"}}}, "Each seat's phone, connected or not."),
+                          "403": _error("Only the host's token sees which phones are connected."),
+                          "404": _error("No such room."), "429": WRONG_CODES}},
+            "post": {
+            "tags": ["rooms"], "operationId": "say_presence", "summary": "A phone says it is going, or back",
+            "description": "A seat's token (or the page's seat cookie). `here=0` when the page is hidden or "
+                           "closed, `here=1` when it is shown again (the pages send it with "
+                           "`navigator.sendBeacon`); written at once.",
+            "security": bearer,
+            "parameters": [{"name": "here", "in": "query", "required": True,
+                            "schema": {"type": "string", "enum": ["0", "1"]}}],
+            "responses": {"204": {"description": "Noted."},
+                          "400": _error("`here` is neither 0 nor 1."),
+                          "403": _error("The credential is not a seat here."),
                           "404": _error("No such room."), "429": WRONG_CODES}}},
         "/api/v1/rooms/{code}/actions": {"parameters": [CODE], "post": {
             "tags": ["rooms"], "operationId": "act", "summary": "Act: a host's action or a game move",

@@ -112,12 +112,14 @@ def _live_fragment(code, role_hint, template):
         token = identity.presented_token(room.code, role_hint)
         gone = room.why_gone(token_hash(token)) if token else None
     key = ("html", template, room.code, room.host, room.version, viewer, gone, str(get_locale()),
-           request.cookies.get("tc_lang"), request.cookies.get(wifi.COOKIE), request.host)
+           request.cookies.get("tc_lang"), request.cookies.get(wifi.COOKIE), request.host,
+           rooms().presence_key(room, viewer))
     body = rooms().memo(key, lambda: render_template(template, **_live_context(room, viewer, gone)).encode())
     response = Response(body, mimetype="text/html")
     # The language the fragment speaks: a page in another one (the table's language changed) loads
     # itself again, so its title and everything outside the fragment follow (static/app.js).
     response.headers["Content-Language"] = str(get_locale() or "en")
+    response.headers["X-Companion-Game"] = room.game  # and a page of another game, for its styles
     response.set_etag(f"v{room.version}")
     response.headers["Cache-Control"] = "no-store" if viewer == HOST else "private, no-cache"
     return response

@@ -53,11 +53,15 @@ def take(code, slot):
     who = room.role_of(hashed)
     if who is None or isinstance(who, tuple):
         raise NotSeated(who)
+    # ``?for=<seat>``: the host screen photographs the paper of a player without a phone.
+    played_for = request.args.get("for")
+    seat = None if played_for is None else identity.played_for(room, who, played_for)
     # The room's own rule, before the image is read: a slot that is not the sender's to take now
     # costs no decoding. (The placeholder digest only fills the entry's field.)
-    apply_entry(room, {"type": "photo", "slot": slot, "digest": "0" * 64, "by": who}, time.time())
-    room, who = photos.take(rooms(), code, hashed, slot, _upload())
-    body = api.view_body(rooms(), room, who)
+    entry = {"type": "photo", "slot": slot, "digest": "0" * 64, "by": who, **({} if seat is None else {"seat": seat})}
+    apply_entry(room, entry, time.time())
+    room, who = photos.take(rooms(), code, hashed, slot, _upload(), seat)
+    body = api.view_body(rooms(), room, who if seat is None else seat)
     return Response(body, 200, headers=api.view_headers(room))
 
 
@@ -86,7 +90,8 @@ def image(code, slot):
     """The image in ``slot``, when the viewer may see it now; the same 404 otherwise."""
     room = rooms().get(api.normal_code(code))
     version = request.args.get("v")
-    photo = photos.visible_photo(rooms().store, room, _viewer(room, request.args.get("as")), slot, version)
+    viewer = _viewer(room, request.args.get("as"), request.args.get("for"))
+    photo = photos.visible_photo(rooms().store, room, viewer, slot, version)
     if photo is None:
         response = jsonify(error=gettext("There is no such photo here."))
         response.status_code = 404
@@ -98,13 +103,19 @@ def image(code, slot):
     return response.make_conditional(request)
 
 
-def _viewer(room, shown_as: str | None):
+def _viewer(room, shown_as: str | None, played_for: str | None = None):
     """Who asks, as the page showing the image: ``as=host`` only with the host's cookie or token,
-    ``as=seat`` only as a seat, ``as=table`` as nobody; without it, the credential decides."""
+    ``as=seat`` only as a seat, ``as=table`` as nobody; without it, the credential decides. With
+    ``for=<seat>`` the host's privacy cover asks as that seat, a player without a phone."""
     if shown_as == "table":
         return None
     hint = shown_as if shown_as in ("host", "seat") else None
     viewer = identity.role(room, hint)
     if isinstance(viewer, tuple) or hint is not None and (hint == "host") != (viewer == HOST):
         return None  # a phone still waiting for the host, or a role the credential does not have
+    if played_for is not None:
+        try:
+            return identity.played_for(room, viewer, played_for)
+        except RuleError:
+            return None  # answered as a photo never taken
     return viewer

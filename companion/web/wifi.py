@@ -8,7 +8,9 @@ lobby shows the network's QR code (segno's ``WIFI:`` format, which phone cameras
 
 Written here rather than taken from a library: what is ours is where the details live and who may
 see them; segno makes the code, and the checks are the Wi-Fi standard's own bounds (a name of 1 to
-32 bytes, a WPA passphrase of 8 to 63 printable characters).
+32 bytes, a WPA passphrase of 8 to 63 printable ASCII characters). A name is counted in bytes as the
+router stores it (UTF-8): a letter with an accent (ą, è) takes two, which the refusal says in those
+words rather than in bytes.
 """
 
 from __future__ import annotations
@@ -33,11 +35,17 @@ bp = Blueprint("wifi", __name__)
 COOKIE = "tc_wifi"
 MAX_NETWORKS = 1000  # host browsers remembered; the oldest is forgotten first
 SECURITY = ("WPA", "WEP", "nopass")
+MAX_SSID_BYTES = 32  # IEEE 802.11: an SSID is 0 to 32 octets
 _lock = threading.Lock()
 
 
 class BadNetwork(ValueError):
     """A network the phones could not join: the sentence says why."""
+
+
+def _plain(password: str) -> bool:
+    """Printable ASCII only: the characters a WPA passphrase or a WEP key is made of."""
+    return all(" " <= c <= "~" for c in password)
 
 
 def read_network(form) -> dict:
@@ -47,17 +55,19 @@ def read_network(form) -> dict:
     security = form.get("security") or ("WPA" if password else "nopass")
     if not ssid:
         raise BadNetwork(gettext("Type the Wi-Fi's name, as the phones list it."))
-    if len(ssid.encode("utf-8")) > 32:
-        raise BadNetwork(gettext("A Wi-Fi name is at most 32 letters long."))
+    if len(ssid.encode("utf-8")) > MAX_SSID_BYTES:
+        raise BadNetwork(gettext("This Wi-Fi name is too long: a Wi-Fi name holds 32 plain letters, "
+                                 "digits or spaces, and a letter with an accent (ą, è) counts as two."))
     if any(not c.isprintable() for c in ssid + password):
         raise BadNetwork(gettext("The Wi-Fi's name and password cannot hold control characters."))
     if security not in SECURITY:
         raise BadNetwork(gettext("Choose how the Wi-Fi is protected."))
     if security == "nopass":
         password = ""
-    elif security == "WPA" and not 8 <= len(password) <= 63:
-        raise BadNetwork(gettext("A WPA password has 8 to 63 characters."))
-    elif security == "WEP" and len(password) not in (5, 10, 13, 26):
+    elif security == "WPA" and not (8 <= len(password) <= 63 and _plain(password)):
+        raise BadNetwork(gettext("A WPA password has 8 to 63 characters: plain letters, digits, spaces "
+                                 "and punctuation, with no accented letters."))
+    elif security == "WEP" and not (len(password) in (5, 10, 13, 26) and _plain(password)):
         raise BadNetwork(gettext("A WEP key has 5 or 13 characters (10 or 26 in hexadecimal)."))
     return {"ssid": ssid, "password": password, "security": security}
 

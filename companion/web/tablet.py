@@ -1,0 +1,76 @@
+"""Players without a phone: "pass the tablet" (issue 18, section 2).
+
+A seat added without a phone (the host's ``seat_without_phone``, in the lobby) or whose phone is
+gone (``pass_tablet``) is played from the host screen (``Room.tablet``). When the game waits for
+such a seat, the host screen offers "Pass the tablet to Ann" (``templates/tablet_offer.html``): a
+privacy cover over the whole page hides the table and says whose turn it is ("Ann: tap when only
+you are looking"); on her tap the page asks this blueprint for her own phone screen
+(``templates/phone_live.html`` rendered for her seat, in ``templates/tablet_seat.html``) and shows
+it in the cover, refreshed whenever the room moves on; the cover closes again when the game no
+longer waits for her, or on "Done — hand back" (``static/app.js``, the tablet block).
+
+Her buttons post to the usual actions endpoint with the host's credential and ``"for": seat``
+(app.js adds it to every action sent from inside the cover, and, while the cover shows her screen,
+to a move a game's own script sends of a type her view's ``can`` lists); the room plays the move as
+hers and refuses it for a seat with a phone (``companion/rooms/room.py``).
+
+Secrecy: the host's page, fragment and JSON view never hold a tablet seat's secret; only this
+fragment does, served to the host's credential alone, only for a tablet seat, only on request,
+and never cached (``no-store``). Nothing of it stays in the page once the cover closes.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, render_template
+from flask_babel import gettext
+from markupsafe import escape
+
+from games.base import HOST, RuleError
+
+from companion.photos.service import view_of as photo_view
+from companion.rooms.room import Room
+from companion.web import identity
+from companion.web.api import normal_code
+from companion.web.i18n import say
+from companion.web.pages import _live_context
+
+bp = Blueprint("tablet", __name__)
+
+
+def _refused(sentence: str, status: int) -> Response:
+    """A refusal, one sentence, as the cover shows it (app.js puts its text in the toast)."""
+    response = Response(f'<p class="error">{escape(sentence)}</p>', status=status, mimetype="text/html")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _seat_name(room: Room, seat: int) -> str | None:
+    return next((s.name for s in room.seats if s.seat == seat), None)
+
+
+@bp.get("/host/<code>/tablet/<int:seat>")
+def seat_screen(code: str, seat: int):
+    """The phone screen of a seat played from the host screen, for the host's privacy cover (asked
+    again by the cover each time the host's own screen learns that the room moved on)."""
+    rooms = current_app.extensions["rooms"]
+    room = rooms.get(normal_code(code))
+    if identity.role(room, "host") != HOST:
+        return _refused(gettext("Only the host screen can show the screen of a player without a phone."), 403)
+    name = _seat_name(room, seat)
+    if name is None:
+        return _refused(say(RuleError("There is no such seat at this table.")), 404)
+    if seat not in room.tablet:
+        return _refused(say(RuleError(
+            "%(name)s plays on their own phone: only a player without a phone is played from the host screen.",
+            name=name)), 403)
+    if not room.started or room.ended:
+        # Nothing to play (the game went back to the lobby, or the table closed): the cover closes.
+        body = render_template("tablet_seat.html", room=room, viewer=seat, name=name, v=None)
+    else:
+        context = _live_context(room, seat)
+        if "photos" in context["v"]:  # her photos, as the host screen may fetch them for her
+            context["v"] = {**context["v"], "photos": photo_view(room, seat, on_the_tablet=True)}
+        body = render_template("tablet_seat.html", name=name, **context)
+    response = Response(body, mimetype="text/html")
+    response.headers["Cache-Control"] = "no-store"  # a secret: no cache keeps it
+    return response

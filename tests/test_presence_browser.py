@@ -1,0 +1,110 @@
+"""Presence at the table (issue 18 §2), in the browser: a phone's page closes, and the host screen
+marks the seat offline and offers to skip it this round, at the largest table (Rorschach (2008), 8
+players) on the host at 1280x800 and 1920x1080, every screen checked for fit (tests/table.py).
+The real server (gunicorn's gevent workers, long polls): the phones' polls, the beacon and the host's
+presence polls land in whichever worker takes them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import Shots
+from tests.table import Room, Screens, Walk, text
+
+pytestmark = pytest.mark.browser
+
+EIGHT = ("Ann", "Benedetta", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana")
+
+
+def seat_of(room, name):
+    return next(p["seat"] for p in room.view()["players"] if p["name"] == name)
+
+
+def marked(page, seat: int, offline: bool) -> None:
+    """Until the host's corner shows ``seat``'s phone as offline (or connected)."""
+    page.wait_for_function(
+        "([seat, off]) => { const el = document.querySelector(`.presence-seats [data-presence-seat=\"${seat}\"]`);"
+        " return !!el && el.classList.contains('offline') === off; }", arg=[seat, offline], timeout=20000)
+
+
+def test_a_phone_that_closes_is_marked_offline_and_can_be_skipped_this_round(server, browser):
+    room = Room(server, "rorschach", EIGHT, {"cards": "virtual"})
+    room.act("host", "start")
+    screens = Screens(room, browser, phones=["Ann", "Gus"], shots=Shots(), name="presence")
+    walk = Walk(room, screens)
+    host = walk.host
+    gus, hana = seat_of(room, "Gus"), seat_of(room, "Hana")
+    for name in EIGHT[:6]:
+        room.act(name, "pick", number=1 + EIGHT.index(name) % 3)
+
+    # Gus's phone is open: connected. Hana's never polled: offline, and the host is told whom it waits for.
+    for page in screens.hosts.values():
+        marked(page, gus, False)
+        marked(page, hana, True)
+    assert host.locator(f"[data-presence-offer='{hana}']").is_visible()
+    assert text(host, f"[data-presence-offer='{hana}'] .presence-note") == "Hana offline"
+    # Gus's offer is hidden as soon as the host screen has heard of his phone (a fragment rendered
+    # before his first sighting was stored may show it for a moment).
+    host.locator(f"[data-presence-offer='{gus}']").wait_for(state="hidden", timeout=10_000)
+    assert "offline" in text(host, f".rs-waiting [data-presence-seat='{hana}']")
+    walk.check("picking-gus-online")
+
+    # Gus's phone closes (pagehide: the beacon): the host marks him offline and offers the skip.
+    screens.phones.pop("Gus").context.close()
+    for page in screens.hosts.values():
+        marked(page, gus, True)
+    offer = host.locator(f"[data-presence-offer='{gus}']")
+    offer.wait_for(state="visible", timeout=10000)
+    assert offer.get_by_role("button", name="Skip Gus this round").is_visible()
+    assert "take no token" in text(host, ".presence .presence-rule")
+    walk.check("picking-gus-offline")
+
+    # The host skips both: the round is revealed without their picks, and says so.
+    offer.get_by_role("button", name="Skip Gus this round").click()
+    offer.wait_for(state="detached")  # the room moved on: Gus is no longer awaited
+    host.locator(f"[data-presence-offer='{hana}']").get_by_role("button", name="Skip Hana this round").click()
+    host.wait_for_selector(".rs-reveal-title")
+    said = text(host, ".rs-said")
+    assert "Gus was skipped this round" in said and "Hana was skipped this round" in said
+    assert host.locator(".presence-offer:visible").count() == 0  # nothing is awaited any more
+    assert not host.locator(".presence").is_visible()
+    walk.check("reveal-after-skips")
+    walk.assert_no_problems()
+    screens.close()
+
+
+SEVEN = ("Ann", "Benedetta", "Cleo", "Dan", "Evangelina", "Finn", "Gus")
+
+
+def test_a_doodles_voter_whose_phone_closed_is_skipped_and_the_reveal_says_so(server, browser):
+    room = Room(server, "doodles", SEVEN, {"rounds": 2})
+    room.act("host", "start")
+    room.act("host", "start_timer")
+    room.act("host", "pencils_down")
+    screens = Screens(room, browser, phones=["Ann", "Gus"], shots=Shots(), name="presence-dd")
+    walk = Walk(room, screens)
+    host = walk.host
+    seats = {p["name"]: p["seat"] for p in room.view()["players"]}
+    for voter in SEVEN[:6]:  # everyone but Gus votes 1 on every doodle (the API: their phones are not open)
+        for artist in SEVEN:
+            if artist != voter:
+                room.act(voter, "vote", artist=seats[artist], subject=1)
+    for page in screens.hosts.values():
+        marked(page, seats["Gus"], False)
+    assert not host.locator(f"[data-presence-offer='{seats['Gus']}']").is_visible()
+
+    screens.phones.pop("Gus").context.close()
+    offer = host.locator(f"[data-presence-offer='{seats['Gus']}']")
+    offer.wait_for(state="visible", timeout=15000)
+    assert host.locator(f".who [data-presence-seat='{seats['Gus']}']").evaluate("el => el.classList.contains('offline')")
+    assert "scores nothing as a voter" in text(host, ".presence .presence-rule")
+    walk.check("vote-gus-offline")
+
+    offer.get_by_role("button", name="Skip Gus this round").click()
+    host.wait_for_selector("[data-phase='reveal']")
+    room.act("host", "reveal", artist=seats["Ann"])
+    walk.check("reveal-ann")
+    assert "Gus's vote was skipped: no points from it." in text(host, ".dd-votes")
+    walk.assert_no_problems()
+    screens.close()
