@@ -57,3 +57,26 @@ def test_the_host_pastes_doodles_cards_and_the_game_deals_only_them(server, brow
     mine = room.view("Ann")["you"]["word"]
     assert mine in words and mine in ann.inner_text("#live")
     screens.close()
+
+
+def test_the_file_button_speaks_the_tables_language_and_names_the_file_chosen(server, browser, tmp_path):
+    """A file input's own button and "no file" speak the browser's language ("Choose File"), not the
+    table's: the form draws its own, and the chosen file's name appears beside it."""
+    import requests
+
+    made = requests.post(f"{server.url}/api/v1/rooms", json={"game": "inkling", "language": "it"}, timeout=10).json()
+    host = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US").new_page()
+    host.goto(made["host_url"])
+    host.locator("#pop-cards > summary").click()
+    form = host.locator("form.own-cards")
+    assert "Scegli un file" in form.inner_text() and "Nessun file scelto" in form.inner_text()
+    button = host.locator("#own-cards-file-button").bounding_box()
+    assert button["width"] >= 44 and button["height"] >= 44, "a thumb's tap"
+    cards = tmp_path / "le-nostre-carte.txt"
+    cards.write_text("gatto:1 sole:1 pirata:2 giardino:2 ombrello:3 coccodrillo:3\n", encoding="utf-8")
+    host.set_input_files("#own-cards-file", str(cards))
+    host.wait_for_function("() => document.getElementById('own-cards-file-name').textContent === 'le-nostre-carte.txt'")
+    with host.expect_navigation():  # the file goes with the form, as before
+        host.locator("form.own-cards button[type=submit]").click()
+    host.wait_for_selector("#live [data-version]")
+    assert "1" in host.inner_text(".options-head"), host.inner_text(".options-head")

@@ -56,6 +56,9 @@ class Phones:
         for name in names:
             seated = self.client.post(f"/api/v1/rooms/{self.code}/seats", json={"name": name}).get_json()
             self.tokens[name], self.seat[name] = seated["token"], seated["seat"]
+        # The phones took their seats a while ago: what taking a seat says of presence has run out
+        # (test_a_phone_is_connected_from_the_moment_it_takes_its_seat), so the polls below decide.
+        app.extensions["rooms"].clock.now += GRACE + 1
 
     def poll(self, app, name, etag=None):
         """The phone's page polling its fragment, with its seat cookie (and the ETag it shows)."""
@@ -84,6 +87,28 @@ def test_a_phone_that_polls_is_connected_and_one_that_never_did_is_not(two):
     assert room.poll(a, "Ann").status_code == 200
     flush(a)
     assert room.connected(a) == {"Ann": True, "Ben": False, "Cat": False}
+
+
+def test_a_phone_is_connected_from_the_moment_it_takes_its_seat(two, clock):
+    """The host screen may render the instant the phones sit down and the game starts: a phone just
+    seated is connected, in every process, before any poll of it was written."""
+    a, b = two
+    made = a.test_client(use_cookies=False).post("/api/v1/rooms", json={"game": "dixit"}).get_json()
+    code, host = made["code"], made["host_token"]
+    for name in ("Ann", "Ben", "Cat"):
+        assert a.test_client(use_cookies=False).post(f"/api/v1/rooms/{code}/seats", json={"name": name}).status_code == 201
+    with b.test_client(use_cookies=False) as client:  # another process: nothing of a's was flushed
+        joined = client.post(f"/j/{code}", data={"name": "Dan"}, headers={"Origin": "http://localhost"})
+        assert joined.status_code == 303, joined.get_data(as_text=True)
+
+    def connected(app):
+        view = app.test_client(use_cookies=False).get(
+            f"/api/v1/rooms/{code}", headers={"Authorization": f"Bearer {host}"}).get_json()
+        return {p["name"]: p["connected"] for p in view["players"]}
+
+    assert connected(a) == connected(b) == {"Ann": True, "Ben": True, "Cat": True, "Dan": True}
+    clock.now += GRACE + 1  # and none of them ever polled
+    assert connected(a) == connected(b) == {"Ann": False, "Ben": False, "Cat": False, "Dan": False}
 
 
 def test_a_phone_that_stops_polling_is_offline_after_the_grace_period(two, clock):
@@ -217,15 +242,18 @@ def test_the_hosts_view_is_rendered_again_when_presence_changes_at_the_same_vers
 def test_a_stranger_cookie_is_no_phone_of_the_table(two):
     a, _ = two
     room = Phones(a)
+    seated = sorted(a.extensions["rooms"].store.presence(room.code))  # the three phones, as they sat down
+    assert len(seated) == 3
     stranger = a.test_client(use_cookies=False).get(f"/p/{room.code}/live", headers={"Cookie": f"tc_{room.code}=nobody"})
     assert stranger.status_code == 200
     assert a.extensions["rooms"].presence.flush() == 0
-    assert a.extensions["rooms"].store.presence(room.code) == []
+    assert sorted(a.extensions["rooms"].store.presence(room.code)) == seated
 
 
 def test_bad_beacons_get_a_sentence_and_change_nothing(two):
     a, _ = two
     room = Phones(a)
+    seated = sorted(a.extensions["rooms"].store.presence(room.code))  # as the phones sat down
     client = a.test_client(use_cookies=False)
     odd = client.post(f"/api/v1/rooms/{room.code}/presence?here=maybe",
                       headers={"Cookie": f"tc_{room.code}={room.tokens['Ann']}"})
@@ -235,7 +263,7 @@ def test_bad_beacons_get_a_sentence_and_change_nothing(two):
     host = client.post(f"/api/v1/rooms/{room.code}/presence?here=1",
                        headers={"Authorization": f"Bearer {room.host_token}"})
     assert host.status_code == 403
-    assert a.extensions["rooms"].store.presence(room.code) == []
+    assert sorted(a.extensions["rooms"].store.presence(room.code)) == seated
 
 
 def test_presence_leaves_with_the_room(two, clock):

@@ -117,6 +117,17 @@ class Rooms:
         """Record ``action`` by ``actor``; returns the room after it (unchanged for a repeat)."""
         return self._record(code, actor, action, expected_version)[0]
 
+    def ask_for_seat(self, code: str, name: str, hashed: str) -> rooms.Room:
+        """A phone (its token's hash) asks for a seat under ``name``: taken at once before the start,
+        a request for the host to answer after it. A phone seated is here from that moment: its
+        presence is written at once, so the host's screen does not call it offline while its first
+        polls wait to be written by whichever process answers them."""
+        kind = "request" if self.get(code).started else "join"
+        room = self.act(code, None, {"type": kind, "name": name, "token": hashed})
+        if isinstance(room.role_of(hashed), int):
+            self.presence.said(code, hashed, True)
+        return room
+
     def act_with_token(self, code: str, hashed: str, action: dict, expected_version: int | None = None,
                        beside=None):
         """Record ``action`` by whoever the token (its hash) names in the room at the moment the

@@ -196,6 +196,12 @@
   });
   document.addEventListener("keydown", function (event) { if (event.key === "Escape") closePops(null); });
 
+  // A file chosen for a form (own_cards_form.html): its name, where the browser's own control would say it.
+  document.addEventListener("change", function (event) {
+    var shown = event.target.dataset && event.target.dataset.fileName && document.getElementById(event.target.dataset.fileName);
+    if (shown && event.target.files && event.target.files.length) shown.textContent = event.target.files[0].name;
+  });
+
   document.addEventListener("change", function (event) {
     var form = event.target.closest("form[data-options]");
     if (!form) return;

@@ -194,8 +194,7 @@ def join(code):
     if waiting and isinstance(room.role_of(token_hash(waiting)), tuple):
         return jsonify(pending=True, token=waiting), 202  # one request per phone: it already waits
     token = new_token()
-    kind = "request" if room.started else "join"
-    room = rooms().act(code, None, {"type": kind, "name": asked.name, "token": token_hash(token)})
+    room = rooms().ask_for_seat(code, asked.name, token_hash(token))
     who = room.role_of(token_hash(token))
     if isinstance(who, tuple):
         response = jsonify(pending=True, token=token)

@@ -162,10 +162,8 @@ def join(code):
     if isinstance(identity.role(room, "seat"), tuple):  # one request per phone: it already waits
         return redirect(url_for("pages.phone", code=code), code=303)
     token = new_token()
-    kind = "request" if room.started else "join"
     try:
-        rooms().act(code, None, {"type": kind, "name": request.form.get("name", ""),
-                                 "token": token_hash(token)})
+        rooms().ask_for_seat(code, request.form.get("name", ""), token_hash(token))
     except RuleError as error:
         return render_template("join.html", room=room, title=room.engine.TITLE, error=say(error),
                                late=takes_late_arrivals(room.engine),
