@@ -12,7 +12,8 @@ counts too): the token cookie's (or bearer token's) SHA-256, kept in this proces
 ``seen = now`` and ``until = now + hold + GRACE``, where ``hold`` is how long the poll may be held
 (``?wait=``, at most ``changes.MAX_WAIT``; 0 where polls are not held). So a phone holding a long
 poll counts as connected for the whole hold, and becomes *offline* ``GRACE`` seconds after the
-poll it should have sent next did not come.
+poll it should have sent next did not come. Taking a seat counts as a sighting too, written at once
+(``Rooms.ask_for_seat``): a host screen that renders the moment the phones sit down already sees them.
 
 **Offline, in numbers.** ``GRACE`` is 8 s: a phone that polls answers a held poll's end at once
 and a short poll every ``POLL_MS`` (0.8 s), plus the page's retries after a failure (at most 5 s
