@@ -26,6 +26,22 @@ THUMB = 44  # px: the smallest button a thumb hits (WCAG 2.5.5, Apple's and Goog
 READS = ".status, .rounds, .chip, .who .p, .ranking li, [data-reads]"
 
 
+def open_sheet(browser, server, game, names=(), teams=None, context=HELPER_TABLET):
+    """A new score sheet of ``game`` on a tablet (held upright unless ``context`` says otherwise),
+    its players typed in as the setup page asks: ``names`` in seating order, or ``teams`` (each
+    team's colour -> its members, for a game of teams)."""
+    page = browser.new_context(**context).new_page()
+    page.goto(f"{server.url}/score/new/{game}")
+    for team, members in (teams or {}).items():
+        for i, name in enumerate(members):
+            page.locator(f"input[name='team.{team}']").nth(i).fill(name)
+    for i, name in enumerate(names):
+        page.locator("input[name=name]").nth(i).fill(name)
+    page.get_by_role("button", name="Start scoring").click()
+    page.wait_for_selector(".round-form")
+    return page
+
+
 def read_minimum(width: int) -> float:
     return max(20.0, 0.015 * width)
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.table import open_sheet
 from tests.table import overflow as scrolls
 
 
@@ -107,22 +108,10 @@ def test_a_five_player_dixit_round_is_entered_by_ten_taps_on_a_tablet(server, br
 
 # --- A long game on one screen (issue 18 review): 20 rounds of Rorschach (2008) at eight players ---
 
-UPRIGHT = {"viewport": {"width": 768, "height": 1024}}  # a 10-inch tablet held upright
 EIGHT = ("Ann", "Benedetta", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana")
 # Round 1: a match of four, a match of two, two players alone; then rounds in which nobody takes a
 # new colour (the same picks again); the last round everyone picks blot 1 and Gus and Hana complete.
 FIRST = {"Ann": 1, "Benedetta": 1, "Cleo": 1, "Dan": 1, "Eve": 2, "Finn": 2, "Gus": 3, "Hana": 4}
-
-
-def start_sheet(browser, server, game, names):
-    """A new score sheet of ``game`` on the upright tablet, its players typed in."""
-    page = browser.new_context(**UPRIGHT).new_page()
-    page.goto(f"{server.url}/score/new/{game}")
-    for i, name in enumerate(names):
-        page.fill(f"#name{i}", name)
-    page.get_by_role("button", name="Start scoring").click()
-    page.wait_for_selector(".round-form")
-    return page
 
 
 def enter_rorschach_rounds(page, server, rounds):
@@ -136,7 +125,7 @@ def enter_rorschach_rounds(page, server, rounds):
 
 
 def test_twenty_rounds_of_rorschach_at_eight_fit_the_tablet_either_way_with_the_older_rounds_folded(server, browser):
-    page = start_sheet(browser, server, "rorschach", EIGHT)
+    page = open_sheet(browser, server, "rorschach", EIGHT)
     enter_rorschach_rounds(page, server, [FIRST] * 20)
     shot(page, "rs-20-rounds-upright")
 
@@ -171,7 +160,7 @@ def test_twenty_rounds_of_rorschach_at_eight_fit_the_tablet_either_way_with_the_
 
 def test_a_long_dixit_sheet_shows_its_latest_rounds_and_the_others_on_request(server, browser):
     players = ("Ann", "Ben", "Cleo", "Dan")
-    page = start_sheet(browser, server, "dixit", players)
+    page = open_sheet(browser, server, "dixit", players)
     sheet = page.url
     for number in range(1, 15):
         teller = players[(number - 1) % 4]

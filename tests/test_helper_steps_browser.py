@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser import Shots
-from tests.table import HELPER_TABLET, overflow, small_buttons
+from tests.table import HELPER_TABLET, open_sheet, overflow, small_buttons
 
 pytestmark = pytest.mark.browser
 
@@ -21,19 +21,10 @@ LARGEST = {"dixit": 8, "doodles": 7, "rorschach": 8, "rorschach-teams": 16, "ink
 
 def start_sheet(browser, server, game, viewport=HELPER_TABLET):
     """A new sheet of ``game`` at its largest table, its players typed in as the setup page asks."""
-    page = browser.new_context(**viewport).new_page()
-    page.goto(f"{server.url}/score/new/{game}")
     names = NAMES[:LARGEST[game]]
     if game == "rorschach-teams":
-        for team, members in (("black", names[::2]), ("white", names[1::2])):
-            for i, name in enumerate(members):
-                page.locator(f"input[name='team.{team}']").nth(i).fill(name)
-    else:
-        for i, name in enumerate(names):
-            page.locator("input[name=name]").nth(i).fill(name)
-    page.get_by_role("button", name="Start scoring").click()
-    page.wait_for_selector(".round-form")
-    return page
+        return open_sheet(browser, server, game, teams={"black": names[::2], "white": names[1::2]}, context=viewport)
+    return open_sheet(browser, server, game, names, context=viewport)
 
 
 def pages_fit(page, game, when, shots) -> list[str]:

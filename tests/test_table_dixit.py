@@ -17,10 +17,10 @@ import pytest
 from tests import table
 from tests.browser import Shots
 from tests.table import (
-    HELPER_TABLET,
     READS,
     Room,
     Screens,
+    open_sheet,
     overflow,
     read_minimum,
     text,
@@ -216,12 +216,7 @@ def fits_upright(page, what, problems):
 
 @pytest.mark.parametrize("players, rounds", [(("Ann", "Ben", "Cleo", "Dan"), 15), (EIGHT, 5)])
 def test_the_score_sheet_shows_the_winner_on_top_of_a_tablet_held_upright(server, browser, players, rounds):
-    page = browser.new_context(**HELPER_TABLET).new_page()
-    page.goto(f"{server.url}/score/new/dixit")
-    for i, name in enumerate(players):
-        page.fill(f"#name{i}", name)
-    page.get_by_role("button", name="Start scoring").click()
-    page.wait_for_selector(".round-form")
+    page = open_sheet(browser, server, "dixit", players)
     sheet = page.url
     shots, problems = Shots(), []
     for number in range(1, rounds + 1):

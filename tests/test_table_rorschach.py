@@ -21,10 +21,10 @@ from tests import table
 from tests.browser import Shots
 from tests.server import wait_until
 from tests.table import (
-    HELPER_TABLET,
     READS,
     Room,
     Screens,
+    open_sheet,
     overflow,
     read_minimum,
     text,
@@ -251,12 +251,7 @@ def fits_upright(page, what, problems):
 
 
 def test_the_score_sheet_of_eight_shows_the_winner_and_every_token_on_a_tablet_held_upright(server, browser):
-    page = browser.new_context(**HELPER_TABLET).new_page()
-    page.goto(f"{server.url}/score/new/rorschach")
-    for i, name in enumerate(EIGHT):
-        page.fill(f"#name{i}", name)
-    page.get_by_role("button", name="Start scoring").click()
-    page.wait_for_selector(".round-form")
+    page = open_sheet(browser, server, "rorschach", EIGHT)
     sheet = page.url
     shots, problems = Shots(), []
     # A long game: the first reveal, ten in which nobody takes a new colour, then everyone on one
