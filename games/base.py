@@ -109,11 +109,14 @@ import typing
 from functools import lru_cache
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Callable, ClassVar, Iterable, Literal, Mapping, Protocol, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Literal, Mapping, Protocol, Sequence, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, TypeAdapter, ValidationError, model_validator
 
 from games.content import card_lines, fold
+
+
+T = TypeVar("T")
 
 HOST = "host"
 TABLE = None
@@ -312,10 +315,11 @@ def evolve(record, **changes):
             raise TypeError(f"{type(record).__name__} has no field {name!r}")
     new = object.__new__(type(record))
     attributes = new.__dict__
-    # Its fields only: what a ``cached_property`` worked out belongs to the record it was read
-    # from (a room's player range, before its options changed), not to the new one.
+    # Its fields only: what was worked out once and kept on the record (``Standings.as_json``)
+    # belongs to the record it was read from, not to the new one. A record holding as many
+    # attributes as it has fields holds nothing else, and is copied whole.
     old = record.__dict__
-    attributes.update({name: old[name] for name in fields})
+    attributes.update(old if len(old) == len(fields) else {name: old[name] for name in fields})
     attributes.update(changes)
     return new
 
@@ -716,6 +720,17 @@ def envelope(*, game: str, title: str, phase: StrEnum, players: Sequence[Player]
     seating order with their ``score``, ``you`` for a seat (``None`` for the host and the table),
     ``can`` (the moves the viewer may make now), ``waiting_for`` (seats), ``winners`` (names, empty
     until the game is over)), then the game's own ``details``."""
+    table = table_envelope(game=game, title=title, phase=phase, players=players, scores=scores,
+                           waiting_for=waiting_for, winners=winners, player_facts=player_facts, **details)
+    return seen_by(table, players, viewer, you, can)
+
+
+def table_envelope(*, game: str, title: str, phase: StrEnum, players: Sequence[Player],
+                   scores: Mapping[int, int], waiting_for: Iterable[int], winners: Iterable[str] = (),
+                   player_facts: Mapping[int, Mapping[str, Any]] | None = None, **details: Any) -> dict:
+    """The envelope and ``details`` of a view that is the same for every viewer (``you`` None and
+    ``can`` empty, as the table sees it): a game whose details do not depend on the viewer makes it
+    once per state and gives each viewer :func:`seen_by` it."""
     facts = player_facts or {}
     out: dict[str, Any] = {
         "game": game,
@@ -724,17 +739,36 @@ def envelope(*, game: str, title: str, phase: StrEnum, players: Sequence[Player]
         "players": [{"seat": p.seat, "name": p.name, "score": scores.get(p.seat, 0), **facts.get(p.seat, {})}
                     for p in players],
         "you": None,
-        "can": sorted(set(can)),
+        "can": [],
         "waiting_for": sorted(waiting_for),
         "winners": list(winners),
     }
+    assert details.keys().isdisjoint(out), \
+        f"a game's details may not replace the envelope's {sorted(set(details) & set(out))}"
+    out.update(details)
+    return out
+
+
+def seen_by(table: Mapping[str, Any], players: Sequence[Player], viewer: Viewer,
+            you: Mapping[str, Any] | None, can: Iterable[str]) -> dict:
+    """``table`` (a :func:`table_envelope`, left as it is: it may be shared) as ``viewer`` sees it:
+    the moves they may make, and for a seat ``you`` (its seat, name and the game's ``you``)."""
+    out = dict(table)
+    out["can"] = sorted(set(can))
     if is_number(viewer):
         me = seat_of(players, viewer)
         out["you"] = {"seat": me.seat, "name": me.name, **(you or {})}
-    clash = set(details) & set(out)
-    assert not clash, f"a game's details may not replace the envelope's {sorted(clash)}"
-    out.update(details)
     return out
+
+
+def once(record: Any, name: str, make: Callable[[], T]) -> T:
+    """``make()``, worked out once for a frozen record and kept on it under ``name``: not a field,
+    so neither compared nor carried over to the records :func:`evolve` makes from it. For what
+    every view of a state shares."""
+    kept = record.__dict__
+    if name not in kept:
+        kept[name] = make()
+    return kept[name]
 
 
 def moves_for(actions: Actions, viewer: Viewer, possible: Iterable[str]) -> list[str]:
@@ -817,14 +851,11 @@ class Standings:
     def as_json(self) -> dict:
         """The standings as JSON data, made once (every viewer's view holds the same; nobody changes
         it: views are only serialised)."""
-        made = self.__dict__.get("_json")
-        if made is None:
-            made = {"totals": dict(self.totals), "over": self.over, "winners": list(self.winners),
-                    "ranking": [{"place": r.place, "side": r.side, "total": r.total} for r in self.ranking],
-                    "tie_break": self.tie_break.as_json() if self.tie_break else None,
-                    "next": dict(self.next), "rounds_total": self.rounds_total}
-            self.__dict__["_json"] = made  # a frozen record's cache: not a field, not compared
-        return made
+        return once(self, "_json", lambda: {
+            "totals": dict(self.totals), "over": self.over, "winners": list(self.winners),
+            "ranking": [{"place": r.place, "side": r.side, "total": r.total} for r in self.ranking],
+            "tie_break": self.tie_break.as_json() if self.tie_break else None,
+            "next": dict(self.next), "rounds_total": self.rounds_total})
 
 
 def ranking(totals: Mapping[str, int], tie_break: Mapping[str, int] | None = None) -> tuple[Rank, ...]:

@@ -90,8 +90,8 @@ from games.base import (
     N_,
     PhotoSlot, Photos,
     HOST, LIMIT, MAX_PLAYERS, TABLE, options_json, Action, Actions, Bool, Declared, Exactly, GameOptions, Name, Player,
-    Reason, RuleError, Say, Score, Standings, Table, envelope, evolve, is_number, moves_for,
-    ranking, read_model, read_options, require, seat_of, seated_at_the_end, sum_points,
+    Reason, RuleError, Say, Score, Standings, Table, evolve, is_number, moves_for, once,
+    ranking, read_model, read_options, require, seat_of, seated_at_the_end, seen_by, sum_points, table_envelope,
 )
 
 NAME = "dixit"
@@ -568,55 +568,84 @@ def _can(state: State, viewer: Any) -> list[str]:
 
 
 def view(state: State, viewer: Any) -> dict:
-    """What ``viewer`` (a seat, HOST or TABLE) may see, as plain JSON data."""
-    count = len(state.players)
-    name = {p.seat: p.name for p in state.players}
-    played = len(state.history)
-    over = state.phase is Phase.OVER
-    standing = _standings(state)
-    pile = pile_left(count, [len(result.points) for result in state.history])
+    """What ``viewer`` (a seat, HOST or TABLE) may see, as plain JSON data: the table's view, the
+    same for everyone (made once per state), with the moves the viewer may make and their own
+    claim and vote."""
     you = None
     if viewer is not TABLE and viewer != HOST:
         seat = seat_of(state.players, viewer).seat
         claim = dict(state.claims).get(seat)
         you = {
             "is_storyteller": seat == state.storyteller,
-            "cards_played": cards_played(count, seat == state.storyteller),
+            "cards_played": cards_played(len(state.players), seat == state.storyteller),
             "claim": None if claim is None else claim[0] if len(claim) == 1 else list(claim),
             "vote": dict(state.votes).get(seat),
         }
+    return seen_by(once(state, "table_view", lambda: _table_view(state)), state.players, viewer, you,
+                   _can(state, viewer))
+
+
+def _table_view(state: State) -> dict:
+    standing = _standings(state)
+    settled = _settled_view(state)
+    over = state.phase is Phase.OVER
+    name = settled["name"]
     details: dict[str, Any] = {
         "round": state.round,
         "rounds_total": standing.rounds_total,
-        "rounds_left": 0 if over else (standing.rounds_total or 0) - played,
+        "rounds_left": 0 if over else (standing.rounds_total or 0) - len(state.history),
         # The rounds still to come after the one being played (or just revealed).
         "rounds_after": 0 if over else max(0, (standing.rounds_total or 0) - state.round),
-        "pile": pile,
+        "pile": settled["pile"],
         # Why the game ended: the refill drew the last card, or someone reached 30 (option end_at_30).
-        "ended_by": None if not over else "last_card" if pile == 0 else "30_points",
-        "hand_size": hand_size(count),
-        "cards_on_table": cards_on_table(count),
+        "ended_by": None if not over else "last_card" if settled["pile"] == 0 else "30_points",
+        "hand_size": settled["hand_size"],
+        "cards_on_table": settled["cards_on_table"],
         "storyteller": {"seat": state.storyteller, "name": name[state.storyteller]},
         # Only who has acted, in seat order, never what or when.
         "claimed": sorted(seat for seat, _ in state.claims),
         "voted": sorted(seat for seat, _ in state.votes),
-        "options": options_json(state.options),
-        "history": [
-            {"round": result.round, "storyteller": name[result.storyteller],
-             "points": {name[seat]: points for seat, points in result.points}}
-            for result in state.history
-        ],
-        "standings": standing.as_json(),
+        "options": settled["options"],
+        "history": settled["history"],
+        "standings": settled["standings"],
     }
     if state.phase is Phase.SETTLING:
         details["settling"] = _settling_view(state, name)
     if state.phase in (Phase.REVEALED, Phase.OVER):
         details["reveal"] = _reveal_view(state, name)
+    return table_envelope(game=NAME, title=TITLE, phase=state.phase, players=state.players,
+                          scores=settled["scores"], waiting_for=waiting_for(state),
+                          winners=standing.winners if over else (), **details)
+
+
+def _settled_view(state: State) -> dict:
+    """What the views show that changes only with the players or the history, both of which make
+    new standings: worked out once and kept on the standings, for every state until the next (with
+    the players and history it was made from, so that it is never read for others)."""
+    kept = once(_standings(state), "dixit_view", lambda: (state.players, state.history, _settled(state)))
+    if kept[0] is state.players and kept[1] is state.history:
+        return kept[2]
+    return _settled(state)
+
+
+def _settled(state: State) -> dict:
+    count = len(state.players)
+    name = {p.seat: p.name for p in state.players}
     by_name = {p.name: p.seat for p in state.players}
-    return envelope(game=NAME, title=TITLE, phase=state.phase, players=state.players,
-                    scores={by_name[n]: t for n, t in standing.totals.items()}, viewer=viewer, you=you,
-                    can=_can(state, viewer), waiting_for=waiting_for(state),
-                    winners=standing.winners if over else (), **details)
+    return {
+        "name": name,
+        "pile": pile_left(count, [len(result.points) for result in state.history]),
+        "hand_size": hand_size(count),
+        "cards_on_table": cards_on_table(count),
+        "history": [
+            {"round": result.round, "storyteller": name[result.storyteller],
+             "points": {name[seat]: points for seat, points in result.points}}
+            for result in state.history
+        ],
+        "scores": {by_name[n]: t for n, t in _standings(state).totals.items()},
+        "options": options_json(state.options),
+        "standings": _standings(state).as_json(),
+    }
 
 
 def _settling_view(state: State, name: Mapping[int, str]) -> dict:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from games import GAMES
 from games.base import (HOST, MAX_PLAYERS, Player, RuleError, evolve, late_arrival_refusal, normalize_options, photos_of,
@@ -125,11 +124,12 @@ class Room:
     def started(self) -> bool:
         return self.state is not None
 
-    @cached_property
+    @property
     def player_range(self) -> tuple[int, int]:
-        """The game's player range with the room's options, worked out once per room version (every
-        view says it) rather than once per view."""
-        return self.engine.player_range(self.options)
+        """The game's player range with the room's options (every view says it), worked out once per
+        set of options: reading them is a model's validation, and a room's options stay the same
+        object through every version that does not change them."""
+        return _player_range(self.engine, self.options)
 
     def role_of(self, hashed: str | None):
         """HOST, a seat number, ("request", id), or None for a token this room does not know."""
@@ -154,6 +154,27 @@ class Room:
             if secrets.compare_digest(hashed, token):
                 return why
         return None
+
+
+# The player range of each set of options met lately, by the options' identity: (options, range),
+# the options kept so that their identity cannot be another dict's while the entry lasts.
+_RANGES: dict[tuple[str, int], tuple[dict, tuple[int, int]]] = {}
+MAX_RANGES = 4096
+
+
+def _player_range(engine, options: dict) -> tuple[int, int]:
+    """``engine.player_range(options)``, remembered by the options' identity. Written by hand: a
+    room's options are a dict, which ``functools.lru_cache`` cannot take as a key, and hashing its
+    contents on every view would cost what the cache saves."""
+    key = (engine.NAME, id(options))
+    kept = _RANGES.get(key)
+    if kept is not None and kept[0] is options:
+        return kept[1]
+    found = engine.player_range(options)
+    if len(_RANGES) >= MAX_RANGES:
+        _RANGES.clear()
+    _RANGES[key] = (options, found)
+    return found
 
 
 def _farewell(room: Room, token: str, why: str) -> tuple[tuple[str, str], ...]:

@@ -47,7 +47,7 @@ import os
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, NamedTuple, TypeVar
 
 from companion.live import cooperative
@@ -140,8 +140,9 @@ class _Job:
 
     code: str
     run: Callable
-    # threading.Event looked up when the job is made: under gevent, the patched (cooperative) one
-    wake: threading.Event = field(default_factory=lambda: threading.Event())
+    # How a caller that queues behind a leader is woken: a threading.Event, made only for such a
+    # caller (under gevent, the patched, cooperative one); None for the caller that leads at once.
+    wake: threading.Event | None = None
     lead: bool = False  # this caller commits the queue
     done: bool = False
     result: object = None
@@ -317,10 +318,12 @@ class SQLiteStore:
         self._process()
         mine = _Job(code, job)
         with self._queue_lock:
-            self._queue.append(mine)
-            if not self._leading:  # nobody is committing: this caller does, for all who queue
+            if self._leading:
+                mine.wake = threading.Event()
+            else:  # nobody is committing: this caller does, for all who queue
                 self._leading = mine.lead = True
-        if not mine.lead:
+            self._queue.append(mine)
+        if mine.wake is not None:
             mine.wake.wait()  # committed by the leader, or made the leader
         if not mine.done:
             self._lead(mine)
@@ -371,7 +374,8 @@ class SQLiteStore:
         finally:
             for job in batch:
                 job.done = True
-                job.wake.set()
+                if job.wake is not None:
+                    job.wake.set()
 
     def _transaction(self, batch: list[_Job], shared: dict) -> None:
         db = self._writer_db
