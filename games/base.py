@@ -25,7 +25,11 @@ languages needs, and its JSON Schema is the OpenAPI 3.1 dialect as it stands.
   (:meth:`Actions.dispatch`); ``now`` is the time in seconds (only timers use it). Returns a new state
   (frozen dataclasses; the input is never changed), or raises one :class:`RuleError`. Repeating a
   move already in effect returns an equal state (the server then records nothing).
-- ``view(state, viewer) -> dict``: the only way state leaves the engine, built by :func:`envelope`.
+- ``view(state, viewer) -> dict``: the only way state leaves the engine, built by :func:`envelope`
+  (or, where a game's details are the same for every viewer, as Dixit's are, by
+  :func:`table_envelope` once per state, kept on it with :func:`once`, and :func:`seen_by` for each
+  viewer: every screen of a table reads each state). Views are only serialised, never changed, so
+  viewers may share their parts.
   ``viewer`` is a seat number, :data:`HOST` or :data:`TABLE` (``None``). The host and the table never
   see a secret before it is revealed; a seat sees its own secrets and the public facts. Every answer
   obeys the same rule, refusals included: a refusal's wording never depends on another seat's secret.

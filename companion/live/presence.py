@@ -166,8 +166,9 @@ class Presence:
             return set()
         now = self.clock()
         latest = {hashed: (seen, until) for hashed, seen, until in self.store.presence(code)}
-        with self._lock:
-            for (room, hashed), (seen, until) in self._pending.items():
-                if room == code and seen >= latest.get(hashed, (-1.0, 0.0))[0]:
-                    latest[hashed] = (seen, until)
+        with self._lock:  # the room's phones looked up, not every sighting kept: hundreds at a game night
+            for hashed in tokens:
+                mine = self._pending.get((code, hashed))
+                if mine is not None and mine[0] >= latest.get(hashed, (-1.0, 0.0))[0]:
+                    latest[hashed] = mine
         return {tokens[hashed] for hashed, (_, until) in latest.items() if hashed in tokens and until > now}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections import OrderedDict
+from typing import Iterable
 
 from games import GAMES
 from games.base import HOST, RuleError, evolve, normalize_options
@@ -207,16 +208,17 @@ class Rooms:
                     self._rendered.popitem(last=False)
         return body
 
-    def view(self, room: rooms.Room, viewer) -> dict:
+    def view(self, room: rooms.Room, viewer, connected: Iterable[int] | None = None) -> dict:
         """What ``viewer`` may see of the room (``rooms.view``), with the photos they may take and
-        see, and for the host whether each player's phone is connected (``connected``)."""
+        see, and for the host whether each player's phone is connected (``connected``: the seats
+        whose phone is, when the caller has read them already for its :meth:`presence_key`)."""
         out = rooms.view(room, viewer)
         photos = photo_view(room, viewer)
         if photos is not None:
             out["photos"] = photos
         if viewer == HOST:
-            connected = self.connected(room)
-            out["players"] = [dict(p, connected=p["seat"] in connected) for p in out["players"]]
+            here = self.connected(room) if connected is None else frozenset(connected)
+            out["players"] = [dict(p, connected=p["seat"] in here) for p in out["players"]]
         return out
 
     def connected(self, room: rooms.Room) -> frozenset[int]:

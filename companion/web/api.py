@@ -159,8 +159,9 @@ def _not_seated(error: NotSeated):
 def view_body(service, room, viewer) -> bytes:
     """The viewer's view as JSON, rendered once per room version and viewer in this process (and
     for the host, per set of connected phones)."""
-    return service.memo(("json", room.code, room.host, room.version, viewer, service.presence_key(room, viewer)),
-                        lambda: jsonio.dumps(service.view(room, viewer)))
+    here = service.presence_key(room, viewer)
+    return service.memo(("json", room.code, room.host, room.version, viewer, here),
+                        lambda: jsonio.dumps(service.view(room, viewer, here)))
 
 
 def view_headers(room) -> list[tuple[str, str]]:

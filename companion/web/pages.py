@@ -75,8 +75,8 @@ def host_key(code, token):
     return response
 
 
-def _live_context(room, viewer, gone=None):
-    context = {"room": room, "v": rooms().view(room, viewer), "viewer": viewer, "gone": gone,
+def _live_context(room, viewer, gone=None, here=None):
+    context = {"room": room, "v": rooms().view(room, viewer, here), "viewer": viewer, "gone": gone,
                "option_fields": forms.option_fields(room.engine.Options) if not room.started else [],
                "join_url": join_url(room.code), "poll_ms": current_app.config["POLL_MS"],
                "poll_wait": current_app.config["POLL_WAIT"]}
@@ -111,10 +111,10 @@ def _live_fragment(code, role_hint, template):
     if viewer is None and role_hint == "seat":  # a phone without a seat: the room may remember why
         token = identity.presented_token(room.code, role_hint)
         gone = room.why_gone(token_hash(token)) if token else None
+    here = rooms().presence_key(room, viewer)
     key = ("html", template, room.code, room.host, room.version, viewer, gone, str(get_locale()),
-           request.cookies.get("tc_lang"), request.cookies.get(wifi.COOKIE), request.host,
-           rooms().presence_key(room, viewer))
-    body = rooms().memo(key, lambda: render_template(template, **_live_context(room, viewer, gone)).encode())
+           request.cookies.get("tc_lang"), request.cookies.get(wifi.COOKIE), request.host, here)
+    body = rooms().memo(key, lambda: render_template(template, **_live_context(room, viewer, gone, here)).encode())
     response = Response(body, mimetype="text/html")
     # The language the fragment speaks: a page in another one (the table's language changed) loads
     # itself again, so its title and everything outside the fragment follow (static/app.js).
