@@ -49,6 +49,7 @@ import resource
 import shutil
 import signal
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -282,6 +283,7 @@ def measure(path: str, args, bare_url: str, real_url: str, servers: list[Server]
             json.dumps({"type": "vote", "position": p}, separators=(",", ":")) for p in room.VOTES))
     if args.wait_quiet > 0:
         wait_quiet(servers, args.wait_quiet)
+    commit = commit_ms(args.disk) if path == "vote" and args.disk else None
     if args.warmup > 0:
         wrk(url, args.warmup, args.connections, args.wrk_threads, env)
     for restarts in range(args.rebalance + 1):
@@ -291,6 +293,7 @@ def measure(path: str, args, bare_url: str, real_url: str, servers: list[Server]
         if result is not None:
             break
     result["restarts"] = restarts
+    result["commit_ms"] = commit
     result["versions"] = result["log"] = 0
     if room:
         after, _ = room.view()
@@ -300,6 +303,32 @@ def measure(path: str, args, bare_url: str, real_url: str, servers: list[Server]
         if path != "vote" and result["versions"]:
             raise SystemExit(f"the room changed during the {path} benchmark")
     return result
+
+
+def commit_ms(folder: Path, commits: int = 30) -> float:
+    """The median wall time of an fsync'ed SQLite commit (WAL, ``synchronous=FULL``, one small row,
+    as a vote's batch writes) in a scratch file in ``folder``, on the disk of the benchmark's
+    database. The vote waits for such a commit, and a virtual disk's is not the same from one
+    minute to the next: printed beside each vote run, it tells a slow disk from slow code."""
+    path = folder / "disk-probe.sqlite3"
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("CREATE TABLE IF NOT EXISTS probe (n INTEGER PRIMARY KEY, body TEXT)")
+        times = []
+        for n in range(commits):
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("INSERT INTO probe (body) VALUES (?)", ('{"type":"vote","position":%d}' % n,))
+            start = time.perf_counter()
+            db.execute("COMMIT")
+            times.append(time.perf_counter() - start)
+        return statistics.median(times) * 1000
+    finally:
+        db.close()
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(OSError):
+                os.unlink(f"{path}{suffix}")
 
 
 def wait_quiet(servers: list, limit: float, threshold: float = 0.15) -> None:
@@ -437,6 +466,11 @@ def report(results: dict[str, list[dict]], args) -> tuple[str, bool]:
         f"log ended a round with {min(r['log'] for r in results['vote']):,} to "
         f"{max(r['log'] for r in results['vote']):,} entries (a game of Dixit makes about 150).",
     ]
+    commits = [r["commit_ms"] for r in results["vote"] if r.get("commit_ms") is not None]
+    if commits:
+        notes.append("an fsync'ed SQLite commit on the database's disk, timed just before each vote "
+                     "run (bench/run_bench.py commit_ms): " + ", ".join(f"{c:.2f}" for c in commits)
+                     + " ms; the vote waits for one per batch, so a slower disk is a lower vote ratio.")
     restarts = sum(r["restarts"] for runs in results.values() for r in runs)
     skewed = sum(share(r["spread"]) > args.balance for runs in results.values() for r in runs)
     notes.append(f"runs restarted because one gunicorn worker had taken more than "
@@ -497,6 +531,7 @@ def main(argv=None) -> int:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("COMPANION_") and k != "DATABASE_URL"}
     db = args.db or str(work / "companion.sqlite3")
+    args.disk = None if args.db and "://" in args.db else Path(db).resolve().parent
     real_port, bare_port = free_port(), free_port()
     bare_command = [sys.executable, str(ROOT / "bench" / "serve_bare.py"), "--host", HOST,
                     "--port", str(bare_port), "--workers", str(args.workers),
@@ -526,6 +561,7 @@ def main(argv=None) -> int:
                       f"p50 {result['p50_us'] / 1000:6.2f} ms  p99 {result['p99_us'] / 1000:6.2f} ms  "
                       f"other load {result['cpu_other'] / result['cpu_seconds']:.2f} cores  "
                       f"connections per worker {result['spread']}"
+                      + (f"  commit {result['commit_ms']:.2f} ms" if result.get("commit_ms") else "")
                       + (f" (restarted {result['restarts']}x)" if result["restarts"] else ""),
                       flush=True)
     finally:

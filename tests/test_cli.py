@@ -115,3 +115,32 @@ def test_gunicorn_knows_every_setting_the_command_gives_it():
 def test_the_settings_come_from_the_environment(environment, expected):
     settings = gunicorn_settings(environment)
     assert {name: settings[name] for name in expected} == expected
+
+
+@pytest.mark.parametrize("access_log, lines", [("", 0), ("1", 1)])
+def test_a_request_costs_no_access_line_unless_the_access_log_is_on(monkeypatch, access_log, lines):
+    """gunicorn counts its access log as on whenever a logging dictionary is set (ours always is),
+    and so built every request's access fields for nothing: the command's logger makes them only
+    when COMPANION_ACCESS_LOG asks for the lines."""
+    import logging
+
+    from gunicorn import glogging
+    from gunicorn.config import Config
+
+    built = []
+    monkeypatch.setattr(glogging.Logger, "atoms", lambda self, *args: built.append(args) or {"s": "200"})
+    config = Config()
+    for name, value in gunicorn_settings({"COMPANION_ACCESS_LOG": access_log}).items():
+        config.set(name, value)
+    loggers = [logging.getLogger(), logging.getLogger("gunicorn.error"), logging.getLogger("gunicorn.access")]
+    saved = [(each, each.level, list(each.handlers), each.propagate) for each in loggers]
+    try:
+        logger = config.logger_class(config)  # applies the logging dictionary
+        logger.access(None, None, {}, None)
+        assert logger.access_log_enabled is bool(lines)
+    finally:
+        for each, level, handlers, propagate in saved:
+            each.setLevel(level)
+            each.handlers[:] = handlers
+            each.propagate = propagate
+    assert len(built) == lines

@@ -62,6 +62,7 @@ def gunicorn_settings(environ: Mapping[str, str] | None = None, **overrides: Any
         "accesslog": "-" if access else None,
         "errorlog": "-",
         "logconfig_dict": log_config(env.get("COMPANION_LOG_LEVEL", "INFO"), access=access),
+        "logger_class": "companion.server.logs.GunicornLogger",  # no access fields built when off
     }
     for name, value in overrides.items():
         if value is None:
