@@ -96,3 +96,19 @@ def test_versions_come_from_memory_and_from_the_store_only_when_memory_is_behind
     assert changes.latest("ABCD") == 5 and store.reads == 3
     assert changes.latest("NONE") is None
     changes.close()
+
+
+def test_a_change_heard_twice_wakes_the_held_polls_once():
+    """A process hears its own commit at once and again from the watcher (every process's changes):
+    the second time is no news, and the polls held by then, of the new version, sleep on."""
+    changes = Changes(Store({"ABCD": 3}))
+    held = threading.Event()  # a poll held on version 3, as Changes.wait registers it
+    changes._waiting["ABCD"] = {held}
+    changes.changed("ABCD", 4)  # the commit
+    assert held.is_set()
+    held.clear()  # the screen has been shown version 4 and polls again, held on it
+    changes.changed("ABCD", 4)  # the watcher tells the same commit
+    assert not held.is_set()
+    changes.changed("ABCD", 5)  # news
+    assert held.is_set()
+    changes.close()

@@ -51,6 +51,10 @@ class Changes:
                 events = [event for events in self._waiting.values() for event in events]
             else:
                 if version is not None:
+                    if self._versions.get(code) == version:
+                        # Heard already: a process hears its own commits at once and again from the
+                        # watcher. The screens woken then hold polls of this version now.
+                        return
                     self._versions[code] = version  # as told: notifications come in commit order
                     self._versions.move_to_end(code)
                     while len(self._versions) > KNOWN_ROOMS:
