@@ -74,7 +74,8 @@ class GunicornLogger(glogging.Logger):
     the request's headers, the answer's and the environ) and only then found the access logger
     silent: 7 % of a worker's CPU under the game-night load test. No gunicorn setting says "a
     logging dictionary, and no access log", hence these few lines: the access log is on exactly when
-    ``accesslog`` is set (``COMPANION_ACCESS_LOG``)."""
+    ``accesslog`` is set (``COMPANION_ACCESS_LOG``). Both hooks say it: gunicorn 27 reads
+    ``access_log_enabled``, the versions before it (``gunicorn>=22``) only call ``access``."""
 
     @property
     def access_log_enabled(self) -> bool:
