@@ -440,10 +440,10 @@ class SQLiteStore:
         while True:
             ours = None
             with self._queue_lock:
+                if self._synced >= upto:  # on disk already, whatever failed since
+                    return
                 if self._sync_failed is not None:
                     raise self._sync_failed
-                if self._synced >= upto:
-                    return
                 running = self._syncing
                 if running is None:
                     running = ours = self._syncing = threading.Event()
