@@ -13,12 +13,12 @@ import os
 import sqlite3
 import threading
 import time
-import uuid
 
 import pytest
 
 from companion.storage import open_store
 from tests.server import wait_until
+from tests.test_storage import new_code
 
 
 class Disk:
@@ -55,7 +55,7 @@ def path(tmp_path):
 def room(path, disk):
     """A store and one of its rooms, created with the gate open; the gate is closed after it."""
     store = open_store(path)
-    code = uuid.uuid4().hex[:8].upper()
+    code = new_code()
     disk.gate.set()
     store.create_room(code, "dixit")
     disk.gate.clear()
