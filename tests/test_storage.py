@@ -411,6 +411,29 @@ def test_photos_leave_with_their_room_and_the_room_can_drop_them(store):
     assert store.photo(kept, "table:1").data == b"\xff\xd8" + kept.encode()
 
 
+def test_stamps_go_on_after_the_idle_clean_up_deletes_the_latest(tmp_path):
+    """Every other process's watcher asks for the rooms stamped after the last stamp it saw. When
+    the clean-up deletes the room that held it (a server left running between two game nights),
+    the next change must still come after it, or no other process hears of it."""
+    store = open_store(str(tmp_path / "rooms.sqlite3"))
+    sheet, old = new_code(), new_code()
+    store.create_room(sheet, "sheet:dixit")  # a score sheet: the clean-up keeps it
+    store.create_room(old, "dixit")
+    add(store, old, {"type": "again"})
+    seen = store.last_stamp()  # where a watcher in another process stands
+    assert store.delete_idle(time.time() + 1) == 1 and store.room(old) is None
+    assert store.last_stamp() == seen
+    tonight = new_code()
+    store.create_room(tonight, "dixit")
+    add(store, tonight, {"type": "start"})
+    stamp, changed = store.changes_since(seen)
+    assert changed == [(tonight, 1)] and stamp > seen
+    # The next process to open the database goes on from there too.
+    again = open_store(str(tmp_path / "rooms.sqlite3"))
+    add(again, sheet, {"type": "score"})
+    assert again.changes_since(stamp)[1] == [(sheet, 1)]
+
+
 def test_in_a_batch_a_failing_job_takes_its_photo_with_it(tmp_path):
     store = open_store(str(tmp_path / "rooms.sqlite3"))
     code = new_code()

@@ -40,7 +40,10 @@ back-off (1, 2, 5, 10 … 100 ms), by a queue that wakes the next writer as soon
 **Changes.** Each write also gives the room a new ``stamp`` from one counter shared by all rooms
 (taken under the write lock, so stamps are committed in order). :meth:`SQLiteStore.changes_since`
 lists the rooms stamped after a given stamp: one indexed query tells a process which rooms other
-processes have changed (see ``companion/live/changes.py``).
+processes have changed (see ``companion/live/changes.py``). The counter is the highest stamp any
+room holds, and never goes back: the idle clean-up keeps the highest stamp it deletes with its
+rooms (``deleted_stamp``), since every other process's watcher waits for the stamps after the last
+one it saw, and a stamp given again would be news to none of them.
 
 **Photos.** A room's photos of paper (``companion/photos/``) are data beside its log, in ``photos``:
 one row per slot, a new photo replacing the old, written by a write job's own statements
@@ -98,6 +101,12 @@ SCHEMA = (
         at REAL NOT NULL,
         PRIMARY KEY (room, slot)
     )""",
+    # The highest stamp the idle clean-up took away with its rooms (one row, once it has run): the
+    # counter goes on after it (see "Changes" above).
+    """CREATE TABLE IF NOT EXISTS deleted_stamp (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        stamp INTEGER NOT NULL
+    )""",
     # Presence (companion/live/presence.py): which phones poll, beside the log and never in it; a
     # row per room and phone (its token's hash), written in batches, deleted with the room.
     """CREATE TABLE IF NOT EXISTS presence (
@@ -122,7 +131,9 @@ CHECKPOINT_EVERY = 1.0  # seconds between checkpoints of the write-ahead log, at
 COMMITTED = object()  # the key of the commit hooks in a transaction's shared dict
 APPENDS = object()  # … of the entries appended and not yet written: (room, seq, at, body as JSON)
 ROOMS = object()  # … of the rooms as this transaction has them: code -> (game, version, created)
-NEXT_STAMP = "SELECT COALESCE(MAX(stamp), 0) + 1 FROM rooms"
+LAST_STAMP = ("SELECT MAX(COALESCE((SELECT MAX(stamp) FROM rooms), 0),"
+              " COALESCE((SELECT stamp FROM deleted_stamp), 0))")
+NEXT_STAMP = f"SELECT ({LAST_STAMP}) + 1"
 
 T = TypeVar("T")
 
@@ -265,7 +276,7 @@ class SQLiteStore:
 
     def last_stamp(self) -> int:
         """The stamp of the latest change to any room (0 before any)."""
-        return self._db.execute("SELECT COALESCE(MAX(stamp), 0) FROM rooms").fetchone()[0]
+        return self._db.execute(LAST_STAMP).fetchone()[0]
 
     def changes_since(self, stamp: int) -> tuple[int, list[tuple[str, int]]]:
         """The rooms changed after ``stamp`` with their versions, and the stamp to ask from next."""
@@ -312,6 +323,8 @@ class SQLiteStore:
         idle = "SELECT code FROM rooms WHERE updated < ? AND game NOT LIKE 'sheet:%'"
 
         def delete(tx: Writer) -> int:
+            tx.db.execute(f"INSERT INTO deleted_stamp (id, stamp) SELECT 1, ({LAST_STAMP}) WHERE true"
+                          " ON CONFLICT (id) DO UPDATE SET stamp = excluded.stamp")
             tx.db.execute(f"DELETE FROM entries WHERE room IN ({idle})", (before,))
             tx.db.execute(f"DELETE FROM photos WHERE room IN ({idle})", (before,))
             tx.db.execute(f"DELETE FROM presence WHERE room IN ({idle})", (before,))
