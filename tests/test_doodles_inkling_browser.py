@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser import Shots, choose_option, open_table
+from tests.table import Room
 
 pytestmark = pytest.mark.browser
 NAMES = ("Ann", "Ben", "Cat")
@@ -143,3 +144,34 @@ def test_a_host_and_three_phones_play_inkling_rounds_of_guessing(server, browser
     ann.wait_for_selector("form[data-guess]")
     assert ann.locator(".ik-lines li.locked").count() == 2
     shot(ann, "inkling-phone-4-locked")
+
+
+def test_a_guess_leaves_its_box_as_it_is_sent_and_a_refused_one_comes_back(server, browser):
+    """Ann's guess leaves its box as she sends it, so the next one she types while its answer is on
+    the way is hers: that answer does not wipe it. A guess refused comes back to its box."""
+    room = Room(server, "inkling", NAMES)
+    room.act("host", "start")
+    for name in NAMES:
+        room.act(name, "finish_arranging")
+    ann = room.open_phone(browser, "Ann")
+    ann.wait_for_selector("form[data-guess]")
+    column = ann.locator(".ik-col").nth(0)
+    answers = []
+    ann.route("**/actions", lambda route: answers.append((route, route.fetch())))  # sent, answer held
+    column.locator("input").fill("first")
+    column.get_by_role("button", name="Add").click()
+    assert column.locator("input").input_value() == ""
+    ann.wait_for_selector("text=1 of 7 used")  # recorded: the screen's own poll shows it
+    column.locator("input").fill("second")
+    route, response = answers.pop()
+    with ann.expect_event("requestfinished"):
+        route.fulfill(response=response)
+    ann.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert column.locator("input").input_value() == "second"
+    ann.unroute("**/actions")
+    ann.route("**/actions", lambda route: route.fulfill(status=400, json={"error": "Not that word."}))
+    column.get_by_role("button", name="Add").click()
+    ann.wait_for_selector("text=Not that word.")
+    assert column.locator("input").input_value() == "second"
+    assert "1 of 7 used" in column.inner_text()
+    ann.context.close()

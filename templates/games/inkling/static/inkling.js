@@ -69,17 +69,21 @@
     }
   }
 
+  // A guess leaves its box as it is sent: the screen refreshed meanwhile shows it added, not still
+  // typed, and the next guess typed before the answer comes is the player's, not wiped by it. A
+  // guess refused comes back to its box (unless another is being typed there), beside the reason.
   document.addEventListener("submit", function (e) {
     var form = e.target.closest("form[data-guess]");
     if (!form) return;
     e.preventDefault();
-    var input = form.elements.word, word = input.value.trim();
+    var input = form.elements.word, id = input.id, word = input.value.trim();
     if (!word) return;
+    typed[id] = "";
+    input.value = "";
     post({ type: "guess", neighbour: parseInt(form.dataset.guess, 10), word: word }).then(function (res) {
-      if (!res.ok) return;
-      typed[input.id] = "";
-      var now = document.getElementById(input.id);
-      if (now) now.value = "";
+      if (res.ok) return;
+      var now = document.getElementById(id);
+      if (now && !now.value) { now.value = word; typed[id] = word; }
     });
   });
 
