@@ -166,6 +166,7 @@ def test_a_guess_leaves_its_box_as_it_is_sent_and_a_refused_one_comes_back(serve
     route, response = answers.pop()
     with ann.expect_event("requestfinished"):
         route.fulfill(response=response)
+    # The page has read that answer; its promise callbacks have run by the second frame after it.
     ann.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
     assert column.locator("input").input_value() == "second"
     ann.unroute("**/actions")
