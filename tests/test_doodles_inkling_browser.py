@@ -149,6 +149,7 @@ def test_a_host_and_three_phones_play_inkling_rounds_of_guessing(server, browser
 def test_a_guess_leaves_its_box_as_it_is_sent_and_a_refused_one_comes_back(server, browser):
     """Ann's guess leaves its box as she sends it, so the next one she types while its answer is on
     the way is hers: that answer does not wipe it. A guess refused comes back to its box."""
+    shot = Shots()
     room = Room(server, "inkling", NAMES)
     room.act("host", "start")
     for name in NAMES:
@@ -169,10 +170,13 @@ def test_a_guess_leaves_its_box_as_it_is_sent_and_a_refused_one_comes_back(serve
     # The page has read that answer; its promise callbacks have run by the second frame after it.
     ann.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
     assert column.locator("input").input_value() == "second"
+    shot(ann, "inkling-phone-5-next-guess-kept")
     ann.unroute("**/actions")
     ann.route("**/actions", lambda route: route.fulfill(status=400, json={"error": "Not that word."}))
     column.get_by_role("button", name="Add").click()
     ann.wait_for_selector("text=Not that word.")
     assert column.locator("input").input_value() == "second"
     assert "1 of 7 used" in column.inner_text()
+    ann.wait_for_function("() => document.getElementById('toast').getBoundingClientRect().top >= 0")  # slid in
+    shot(ann, "inkling-phone-6-guess-refused")
     ann.context.close()
