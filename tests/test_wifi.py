@@ -135,3 +135,41 @@ def test_the_join_page_tells_a_phone_on_another_network_what_to_check(app, table
     assert "data-other-network" not in far  # 203.0.113.0/24 is documentation space, not the internet
     far = phone.get(f"/j/{t.code}", environ_base={"REMOTE_ADDR": "8.8.4.4"}).get_data(as_text=True)
     assert "data-other-network" in far and "guest Wi-Fi" in far
+
+
+def network_cookie(answer) -> str:
+    """The Wi-Fi key the server set in its answer."""
+    cookie = answer.headers.get("Set-Cookie", "")
+    assert cookie.startswith("tc_wifi="), cookie
+    return cookie.split(";", 1)[0].split("=", 1)[1]
+
+
+def test_the_wifi_key_is_issued_by_the_server_and_a_planted_one_reads_nothing(app, host):
+    """Issue 29: a cookie planted in the host's browser (of the right shape, or even one this server
+    issued to another browser) is never the key a network is saved under, so whoever planted it
+    cannot read the password back from /wifi.svg; a key the server did not issue reads nothing."""
+    intruder = app.test_client()
+    intruder.room = host.room  # another browser at the same table (a guest on its Wi-Fi)
+    planted = "A" * 43  # the shape of a key: 43 characters
+    host.set_cookie("tc_wifi", planted)
+    issued = network_cookie(type_network(host, **HOME))
+    assert issued != planted
+    intruder.set_cookie("tc_wifi", planted)
+    assert intruder.get("/wifi.svg").status_code == 404
+    assert host.get("/wifi.svg").status_code == 200  # the host's browser keeps its network
+
+    # A key the server issued to the intruder's own browser, planted in the host's, is not reused.
+    intruder.delete_cookie("tc_wifi")
+    own = network_cookie(type_network(intruder, ssid="Trap", password="trappola99"))
+    host.set_cookie("tc_wifi", own)
+    again = network_cookie(type_network(host, **HOME))
+    assert again not in (own, issued)
+    assert "tortellini42" not in repr(intruder.get("/wifi.svg").get_data())
+    assert "Trap" not in repr(stored(app))  # the network of the key planted went with it
+
+    # A made-up key reads nothing, even one shaped like an issued one.
+    for forged in (again[:-1] + ("A" if again[-1] != "A" else "B"), planted, "x" * 80):
+        stranger = app.test_client()
+        stranger.set_cookie("tc_wifi", forged)
+        assert stranger.get("/wifi.svg").status_code == 404
+    assert not any(forged in key for key in stored(app) for forged in (issued, own, again))  # hashes only

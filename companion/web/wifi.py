@@ -3,7 +3,11 @@
 The host types the network's name and password once, on the host screen. They are kept in the
 instance folder (``wifi.json``, readable by the server's user only), under a random key that the
 host's browser keeps in a cookie, so the same tablet shows its network at every table it opens and
-no other host can read or change it. They never enter a room's log, a view or the JSON API: the
+no other host can read or change it. The key is the server's alone (issue 29): made anew each time
+a network is saved, signed with the app's secret key (itsdangerous, which Flask ships), and kept in
+``wifi.json`` only as its SHA-256. A cookie the server did not sign reads and saves nothing, and a
+cookie planted in a host's browser (even one this server signed for another browser) is never the
+key the host's network is saved under, so whoever planted it cannot read the password back. They never enter a room's log, a view or the JSON API: the
 lobby shows the network's QR code (segno's ``WIFI:`` format, which phone cameras read) and its name.
 
 Written here rather than taken from a library: what is ours is where the details live and who may
@@ -15,6 +19,7 @@ words rather than in bytes.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import ipaddress
 import json
@@ -25,6 +30,7 @@ import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from itsdangerous import BadSignature, URLSafeSerializer
 from segno import helpers as qr_helpers
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext
@@ -36,6 +42,8 @@ COOKIE = "tc_wifi"
 MAX_NETWORKS = 1000  # host browsers remembered; the oldest is forgotten first
 SECURITY = ("WPA", "WEP", "nopass")
 MAX_SSID_BYTES = 32  # IEEE 802.11: an SSID is 0 to 32 octets
+KEY_BYTES = 32  # a key's randomness: 256 bits, like the rooms' tokens
+SALT = "companion.wifi"  # a signature made for the Wi-Fi key is good for nothing else signed with the app's key
 _lock = threading.Lock()
 
 
@@ -96,10 +104,11 @@ class Networks:
     def get(self, key: str | None) -> dict | None:
         return self._all().get(key) if key else None
 
-    def put(self, key: str, network: dict) -> None:
+    def put(self, key: str, network: dict, replacing: str | None = None) -> None:
+        """Keep ``network`` under ``key``, in place of the one under ``replacing`` (the browser's
+        earlier key); a network kept before keys were hashed (not a SHA-256) is dropped."""
         with _lock:
-            networks = self._all()
-            networks.pop(key, None)
+            networks = {k: v for k, v in self._all().items() if len(k) == 64 and k != replacing}
             networks[key] = network
             while len(networks) > MAX_NETWORKS:
                 networks.pop(next(iter(networks)))
@@ -117,9 +126,23 @@ def networks() -> Networks:
     return Networks(Path(current_app.instance_path))
 
 
+def _signer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt=SALT)
+
+
+def _issued_key() -> str | None:
+    """Where the network of the key in this browser's cookie is kept (its SHA-256), or None
+    when the cookie holds no key this server signed."""
+    try:
+        key = _signer().loads(request.cookies.get(COOKIE) or "")
+    except BadSignature:
+        return None
+    return hashlib.sha256(key.encode()).hexdigest() if isinstance(key, str) else None
+
+
 def this_browsers_network() -> dict | None:
     """The network the host's browser typed, if any (for the lobby)."""
-    return networks().get(request.cookies.get(COOKIE))
+    return networks().get(_issued_key())
 
 
 def _back() -> str:
@@ -135,19 +158,19 @@ def save():
     except BadNetwork as error:
         return render_template("message.html", title=gettext("Wi-Fi for the phones"), message=str(error),
                                back=_back()), 400
-    key = request.cookies.get(COOKIE)
-    if not key or len(key) != 43:
-        key = secrets.token_urlsafe(32)
-    networks().put(key, network)
+    # A new key each time: a key already in the browser may have been planted there by someone
+    # who kept a copy. The network it named, if this server issued it, is replaced.
+    key = secrets.token_urlsafe(KEY_BYTES)
+    networks().put(hashlib.sha256(key.encode()).hexdigest(), network, replacing=_issued_key())
     response = redirect(_back(), code=303)
-    response.set_cookie(COOKIE, key, max_age=366 * 24 * 3600, httponly=True, samesite="Strict",
+    response.set_cookie(COOKIE, _signer().dumps(key), max_age=366 * 24 * 3600, httponly=True, samesite="Strict",
                         secure=request.is_secure)
     return response
 
 
 @bp.post("/wifi/forget")
 def forget():
-    networks().forget(request.cookies.get(COOKIE))
+    networks().forget(_issued_key())
     response = redirect(_back(), code=303)
     response.delete_cookie(COOKIE)
     return response
