@@ -1003,3 +1003,20 @@ def test_a_form_is_read_by_the_json_paths_of_its_model():
     for bad in ({"pick": "4"}, {"card.@0": "x"}, {"pick.@3": "1"}, {"dice.0": "red", "dice": "blue"}):
         with pytest.raises(RuleError):
             forms.parse(Entry, MultiDict(bad), players)
+
+
+def test_a_sheet_left_idle_as_long_as_a_room_is_deleted_and_its_page_says_so(helper, app, clock):
+    """Issue 29: score sheets expire like rooms (COMPANION_ROOM_IDLE_HOURS, 48 hours by default);
+    the page of a deleted sheet says that a sheet is kept that long after its last change."""
+    import time
+    helper.start()
+    rooms = app.extensions["rooms"]
+    clock.now = time.time() + rooms.idle_seconds - 60  # not yet idle long enough
+    rooms.cleanup(force=True)
+    assert helper.client.get(helper.url).status_code == 200
+    clock.now = time.time() + rooms.idle_seconds + 60
+    assert rooms.cleanup(force=True) == 1
+    gone = helper.client.get(helper.url)
+    page = html.unescape(gone.get_data(as_text=True))
+    assert gone.status_code == 404 and helper.code in page
+    assert "deleted 48 hours after its last change" in page

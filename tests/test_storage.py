@@ -411,13 +411,28 @@ def test_photos_leave_with_their_room_and_the_room_can_drop_them(store):
     assert store.photo(kept, "table:1").data == b"\xff\xd8" + kept.encode()
 
 
+def test_an_idle_score_sheet_expires_like_a_room_and_a_sheet_in_use_stays(store):
+    """Issue 29: score sheets ('sheet:' rooms) are deleted after the same idle time as rooms,
+    with their entries; one changed since the cut is kept, as a room is."""
+    idle_sheet, used_sheet, idle_room = new_code(), new_code(), new_code()
+    for code, game in ((idle_sheet, "sheet:dixit"), (used_sheet, "sheet:doodles"), (idle_room, "dixit")):
+        store.create_room(code, game)
+        add(store, code, {"type": "score"})
+    cut = time.time()
+    time.sleep(0.01)
+    add(store, used_sheet, {"type": "score"})
+    assert store.delete_idle(cut) >= 2
+    assert store.room(idle_sheet) is None and store.entries(idle_sheet) == []
+    assert store.room(idle_room) is None
+    assert store.room(used_sheet)[:2] == ("sheet:doodles", 2) and len(store.entries(used_sheet)) == 2
+
+
 def test_stamps_go_on_after_the_idle_clean_up_deletes_the_latest(tmp_path):
     """Every other process's watcher asks for the rooms stamped after the last stamp it saw. When
     the clean-up deletes the room that held it (a server left running between two game nights),
     the next change must still come after it, or no other process hears of it."""
     store = open_store(str(tmp_path / "rooms.sqlite3"))
-    sheet, old = new_code(), new_code()
-    store.create_room(sheet, "sheet:dixit")  # a score sheet: the clean-up keeps it
+    old = new_code()
     store.create_room(old, "dixit")
     add(store, old, {"type": "again"})
     seen = store.last_stamp()  # where a watcher in another process stands
@@ -429,6 +444,8 @@ def test_stamps_go_on_after_the_idle_clean_up_deletes_the_latest(tmp_path):
     stamp, changed = store.changes_since(seen)
     assert changed == [(tonight, 1)] and stamp > seen
     # The next process to open the database goes on from there too.
+    sheet = new_code()
+    store.create_room(sheet, "sheet:dixit")
     again = open_store(str(tmp_path / "rooms.sqlite3"))
     add(again, sheet, {"type": "score"})
     assert again.changes_since(stamp)[1] == [(sheet, 1)]

@@ -21,7 +21,7 @@ ways to enter a round (``offer["modes"]``) gets the one the page asks for (``?mo
 from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
-from flask_babel import gettext, lazy_gettext
+from flask_babel import gettext, lazy_gettext, ngettext
 from werkzeug.datastructures import MultiDict
 
 from games import GAMES
@@ -62,9 +62,16 @@ def _score_only_games():
 
 @bp.errorhandler(NoSuchSheet)
 def _no_sheet(error):
+    # A sheet left idle is deleted with the idle rooms (issue 29): a missing sheet may be one of
+    # those, which nothing remembers, so the page says how long a sheet is kept.
+    hours = max(1, round(current_app.extensions["rooms"].idle_seconds / 3600))
     return render_template("message.html", title=gettext("No such score sheet"),
-                           message=gettext("There is no score sheet with the code %(code)s. "
-                                           "Check the address, or start a new sheet.", code=error)), 404
+                           message=ngettext("There is no score sheet with the code %(code)s. Check the address, "
+                                            "or start a new sheet: a sheet is deleted %(num)s hour after its "
+                                            "last change.",
+                                            "There is no score sheet with the code %(code)s. Check the address, "
+                                            "or start a new sheet: a sheet is deleted %(num)s hours after its "
+                                            "last change.", hours, code=error)), 404
 
 
 @bp.errorhandler(RuleError)

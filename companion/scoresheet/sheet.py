@@ -17,7 +17,7 @@ end the game before it) is refused with a sentence, like any round that cannot h
 Nothing is recorded when a change is refused.
 
 Sheet codes are six lowercase letters and digits, so they can never be mistaken for a room's code
-(four capitals, looked up in capitals). Sheets share the rooms' table; the idle clean-up keeps them.
+(four capitals, looked up in capitals). Sheets share the rooms' table, and the idle clean-up deletes them as it deletes rooms (issue 29).
 """
 
 from __future__ import annotations

@@ -221,11 +221,10 @@ class PostgresStore:
                     [(code, token, seen, until, code) for code, token, seen, until in rows])
 
     def delete_idle(self, before: float) -> int:
-        """Delete the game rooms nobody has touched since ``before`` (score sheets are kept), and
-        with them their entries, photos and presence (``ON DELETE CASCADE``)."""
+        """Delete the rooms nobody has touched since ``before``, score sheets included (issue 29),
+        and with them their entries, photos and presence (``ON DELETE CASCADE``)."""
         with self._conn() as conn:
-            return conn.execute("DELETE FROM rooms WHERE updated < %s AND game NOT LIKE 'sheet:%%'",
-                                (before,)).rowcount
+            return conn.execute("DELETE FROM rooms WHERE updated < %s", (before,)).rowcount
 
     def ping(self) -> None:
         """Raise unless the database answers (the readiness probe)."""

@@ -319,8 +319,9 @@ class SQLiteStore:
         return self.write(code, create)
 
     def delete_idle(self, before: float) -> int:
-        """Delete the game rooms nobody has touched since ``before`` (score sheets are kept)."""
-        idle = "SELECT code FROM rooms WHERE updated < ? AND game NOT LIKE 'sheet:%'"
+        """Delete the rooms nobody has touched since ``before``, score sheets included (issue 29:
+        a sheet is a room of the helper's, and kept no longer)."""
+        idle = "SELECT code FROM rooms WHERE updated < ?"
 
         def delete(tx: Writer) -> int:
             tx.db.execute(f"INSERT INTO deleted_stamp (id, stamp) SELECT 1, ({LAST_STAMP}) WHERE true"
