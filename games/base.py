@@ -53,7 +53,8 @@ why); :func:`late_arrival_refusal` asks a game whether it takes a newcomer now.
 (doodles drawn on paper, cards laid out) provides ``photos(state, viewer) -> Photos``: for the state
 as it is now, the photo *slots* that exist, in the order the screens show them (seating order), each
 with whose paper it is (a seat, or None for the table's); which of them ``viewer`` may take now (take
-a first photo or replace theirs); and which of them ``viewer`` may see now. It reads like this:
+a first photo or replace theirs); which of them ``viewer`` may see now; and which are *fixed*,
+taken by nobody any more because the vote on them has begun (issue 29). It reads like this:
 
 - A slot is an id the game makes from what the photo is of: ``"doodle:3:2"`` (round 3, seat 2),
   ``"table:5"`` (round 5's cards on the table); lower-case letters, digits, ``_``, ``-`` and ``:``
@@ -62,6 +63,9 @@ a first photo or replace theirs); and which of them ``viewer`` may see now. It r
 - ``take`` and ``see`` are slots of ``slots``. A viewer may *see* a photo only when the game's rule
   makes it public to them: never before (a doodle before the hourglass runs out, a card before the
   rules turn it over). The companion adds one thing: whoever took a photo sees it.
+- A photo the players vote on is fixed once the vote has begun: from then on its slot is in no
+  viewer's ``take`` and is in ``fixed`` (the same for every viewer, since that the vote has begun is
+  public), so the companion refuses an upload there with the sentence that says so.
 - The companion does the rest and names no game: it checks and stores the images (with the room,
   never in the log: the log gets ``{"type": "photo", "slot": ..}`` and the image's digest), asks
   ``photos`` again inside the transaction that records a photo, and adds to every view what the
@@ -248,11 +252,13 @@ class PhotoSlot:
 @dataclass(frozen=True)
 class Photos:
     """The photo slots of a state as one viewer has them: all that exist now (``slots``, in the
-    order the screens show them), the ones the viewer may take now and the ones they may see now."""
+    order the screens show them), the ones the viewer may take now, the ones they may see now and
+    the ones nobody may take again because the vote on them has begun (``fixed``)."""
 
     slots: tuple[PhotoSlot, ...] = ()
     take: frozenset[str] = frozenset()
     see: frozenset[str] = frozenset()
+    fixed: frozenset[str] = frozenset()
 
 
 NO_PHOTOS = Photos()
@@ -286,6 +292,7 @@ def photos_of(engine: Any, state: Any, viewer: Viewer) -> Photos:
     assert len(ids) == len(set(ids)) <= MAX_PHOTO_SLOTS, f"{engine.NAME}: photo slots {ids}"
     assert all(isinstance(i, str) and PHOTO_SLOT.fullmatch(i) for i in ids), f"{engine.NAME}: photo slots {ids}"
     assert photos.take <= set(ids) and photos.see <= set(ids), f"{engine.NAME}: take and see are slots"
+    assert photos.fixed <= set(ids) and not photos.fixed & photos.take, f"{engine.NAME}: a fixed slot is not taken"
     return photos
 
 

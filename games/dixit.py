@@ -65,9 +65,11 @@ Readings chosen where the rulebook leaves room:
    the last card: the pile is what is neither laid in a round played nor in a hand (84 minus the
    cards laid minus a full hand each), so the rounds left follow the new player count.
 11. Photos of the table (``photos``; issue 18, the rulebook has none): the storyteller's phone may
-   photograph the cards laid out (slot ``table:<round>``) while the table claims and votes, so
-   every phone and the host screen show them numbered by position (at a table of eight the far
-   end cannot read the cards). The cards lie face up for all to see and the photo says nothing of
+   photograph the cards laid out (slot ``table:<round>``) while the table claims, and votes until
+   the first vote is cast, so every phone and the host screen show them numbered by position (at a
+   table of eight the far end cannot read the cards). From the first vote the photo is fixed (issue
+   29): the votes name positions in it, so another photo (the cards in another order) could move
+   a vote already cast. The cards lie face up for all to see and the photo says nothing of
    whose card is where, so everyone sees it as soon as it is taken: during the claims too (it
    helps a player count to their own card), in a settling and at the reveal.
 
@@ -688,11 +690,11 @@ def _reveal_view(state: State, name: Mapping[int, str]) -> dict:
 
 def photos(state: State, viewer: Any) -> Photos:
     """The photo of the cards laid out (reading 11): the storyteller takes it while the table
-    claims and votes; everyone sees it, all round long."""
+    claims and until the first vote, then it is fixed; everyone sees it, all round long."""
     slot = f"table:{state.round}"
-    laid_out = state.phase in (Phase.CLAIMING, Phase.VOTING)
-    take = frozenset({slot} if laid_out and is_number(viewer) and viewer == state.storyteller else ())
-    return Photos((PhotoSlot(slot),), take, frozenset({slot}))
+    voting_begun = bool(state.votes) or state.phase not in (Phase.CLAIMING, Phase.VOTING)
+    take = frozenset({slot} if not voting_begun and is_number(viewer) and viewer == state.storyteller else ())
+    return Photos((PhotoSlot(slot),), take, frozenset({slot}), frozenset({slot}) if voting_begun else frozenset())
 
 
 def lobby_view(players: Sequence[Player], options: Any) -> dict:

@@ -101,8 +101,13 @@ other seat's and the host's moves against two tables that differ only in one sea
 vote and get the same answers. Nothing needed fixing here.
 
 Photos of paper (``photos``; issue 18): with the doodles on paper, each player may photograph
-their own sheet (slot ``doodle:<round>:<seat>``) from the turn of the hourglass until the last vote
-is in (phases ``doodle`` and ``vote``); nobody else sees a photo before pencils down (phase
+their own sheet (slot ``doodle:<round>:<seat>``) from the turn of the hourglass until the vote
+begins: the first vote cast in the round (issue 29). The rulebook has the players stop at the
+hourglass's end, then "take a few seconds to observe the others' doodles carefully" before laying
+their tokens: that moment, after pencils down and before the first token, is when a sheet is
+photographed, so the photos close at the first vote rather than at pencils down (which would leave
+only the 30 seconds of drawing). From the first vote every vote rests on what was shown: no photo is
+replaced and none is added, up to the next round (``fixed``). Nobody else sees a photo before pencils down (phase
 ``vote``: the hourglass's end counts once it is recorded, as the host screen does at 0), then the
 host, the table and every seat see them all, in seating order, through the vote, the reveal and
 the round's scores. With ``doodle_on_phone`` nothing is on paper, so there are no photos.
@@ -1085,16 +1090,18 @@ def view(state: State, viewer: Any) -> dict:
 
 def photos(state: State, viewer: Any) -> Photos:
     """The photos of the paper doodles (the docstring's "Photos of paper"): a slot per player for
-    the round in play, in seating order; each player takes their own while doodling and voting;
-    everyone sees them all from pencils down."""
+    the round in play, in seating order; each player takes their own from the hourglass's turn until
+    the first vote, then they are fixed; everyone sees them all from pencils down."""
     if state.options.doodle_on_phone or state.phase is Phase.SUBJECT:
         return NO_PHOTOS
     number = state.current.number
     slots = tuple(PhotoSlot(f"doodle:{number}:{p.seat}", p.seat) for p in state.players)
+    voting_begun = bool(state.current.votes) or state.phase not in (Phase.DOODLE, Phase.VOTE)
     playing = is_number(viewer) and any(p.seat == viewer for p in state.players)
-    take = frozenset({f"doodle:{number}:{viewer}"} if playing and state.phase in (Phase.DOODLE, Phase.VOTE) else ())
+    take = frozenset({f"doodle:{number}:{viewer}"} if playing and not voting_begun else ())
     see = frozenset(() if state.phase is Phase.DOODLE else (s.slot for s in slots))
-    return Photos(slots, take, see)
+    fixed = frozenset(s.slot for s in slots) if voting_begun else frozenset()
+    return Photos(slots, take, see, fixed)
 
 
 def lobby_view(players: Sequence[Player], options: Any) -> dict:

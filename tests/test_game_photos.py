@@ -184,14 +184,14 @@ def test_a_storyteller_chosen_by_the_host_takes_the_photo():
 # --- through the API, as the phones send them ---------------------------------------------------
 
 
-def jpeg() -> bytes:
+def jpeg(colour=(30, 120, 200)) -> bytes:
     out = io.BytesIO()
-    Image.new("RGB", (64, 48), (30, 120, 200)).save(out, "JPEG")
+    Image.new("RGB", (64, 48), colour).save(out, "JPEG")
     return out.getvalue()
 
 
-def send(t, who, slot):
-    return t.client.post(f"/api/v1/rooms/{t.code}/photos/{slot}", data=jpeg(),
+def send(t, who, slot, colour=(30, 120, 200)):
+    return t.client.post(f"/api/v1/rooms/{t.code}/photos/{slot}", data=jpeg(colour),
                          headers={**t.headers(who), "Content-Type": "image/jpeg"})
 
 
@@ -238,6 +238,47 @@ def test_doodles_a_doodle_photo_is_not_seen_before_pencils_down(table):
     assert t.view("host")["photos"]["seats"] == {"doodle:1:1": 1, "doodle:1:2": 2, "doodle:1:3": 3}
     assert send(t, "Cat", "doodle:1:3").status_code == 200  # after pencils down too, until the vote ends
     assert t.view("Ben")["photos"]["see"]["doodle:1:3"]
+
+
+def photo_version(t, who, slot):
+    """The version of the photo in ``slot`` as ``who``'s screen shows it (the image's digest)."""
+    return t.view(who)["photos"]["see"][slot].split("v=", 1)[1].split("&", 1)[0]
+
+
+def test_doodles_a_photo_is_fixed_once_the_vote_begins(table):
+    """Issue 29: an artist cannot replace their paper's photo once the vote has begun (the first
+    vote cast, the rulebook's first token laid face down): the votes rest on what was shown."""
+    t = table("doodles", players=("Ann", "Ben", "Cat"))
+    t.act("host", "start_timer")
+    assert send(t, "Ann", "doodle:1:1").status_code == 200
+    t.act("host", "pencils_down")
+    first = photo_version(t, "Ben", "doodle:1:1")
+    assert send(t, "Ann", "doodle:1:1", colour=(200, 30, 30)).status_code == 200  # no vote yet: replaced
+    shown_now = photo_version(t, "Ben", "doodle:1:1")
+    assert shown_now != first
+    t.act("Ben", "vote", artist=3, subject=2)  # a vote on Cat's doodle: the vote has begun
+    assert t.view("Ann")["photos"]["take"] == {} and t.view("Cat")["photos"]["take"] == {}
+    for who, slot in (("Ann", "doodle:1:1"), ("Cat", "doodle:1:3")):  # a replacement, a first photo
+        refused = send(t, who, slot, colour=(10, 200, 10))
+        assert refused.status_code == 400
+        assert refused.get_json()["error"] == "The vote has begun: the photos stay as they are until the next round."
+    assert photo_version(t, "Ben", "doodle:1:1") == shown_now
+    assert t.view("Ben")["photos"]["see"]["doodle:1:3"] is None
+
+
+def test_dixit_the_table_photo_is_fixed_once_the_vote_begins(table):
+    """The same door in Dixit: the cards are numbered by their place in the photo, so once a vote
+    is cast the storyteller cannot swap the photo for one in another order."""
+    t = table("dixit")
+    assert send(t, "Ann", "table:1").status_code == 200
+    for name, position in {"Ann": 3, "Ben": 1, "Cat": 2, "Dan": 4}.items():
+        t.act(name, "claim", position=position)
+    kept = photo_version(t, "Dan", "table:1")
+    t.act("Ben", "vote", position=3)
+    refused = send(t, "Ann", "table:1", colour=(200, 30, 30))
+    assert refused.status_code == 400
+    assert refused.get_json()["error"] == "The vote has begun: the photos stay as they are until the next round."
+    assert photo_version(t, "Dan", "table:1") == kept
 
 
 def test_doodles_no_photos_when_the_doodles_are_drawn_on_the_phone(table):

@@ -457,7 +457,10 @@ def _photo(room, entry, at):
     ``seat``, as it plays their moves); a new photo replaces the slot's old one."""
     by = entry.by if entry.seat is None else played_from_the_tablet(room, entry.by, entry.seat)
     taker = game_viewer(room, by)  # a seat sitting the game out takes none
-    require(entry.slot in photos_of(room.engine, room.state, taker).take, "You can't take that photo now.")
+    photos = photos_of(room.engine, room.state, taker)
+    require(entry.slot not in photos.fixed,
+            "The vote has begun: the photos stay as they are until the next round.")
+    require(entry.slot in photos.take, "You can't take that photo now.")
     photo = (entry.slot, by, entry.digest)
     if any(p[0] == entry.slot for p in room.photos):
         return evolve(room, photos=tuple(photo if p[0] == entry.slot else p for p in room.photos))
