@@ -214,6 +214,47 @@ def test_a_seat_removed_in_the_lobby_still_reads_that_the_host_removed_it(table,
         phone_page(app, t, t.tokens["Dan"]).get_data(as_text=True))
 
 
+def test_a_removed_phone_asks_the_host_before_it_sits_again_in_the_lobby(table, app):
+    """Issue 29: a phone the host removed from the lobby does not take a seat again by itself: its
+    join becomes a request the host answers in the lobby, as a late phone's is after the start, and
+    the host can let it in again (as a new player), or send it away again."""
+    t = table(players=PLAYERS, start=False)
+    dan = app.test_client()  # Dan's phone, with its own cookies
+    seated = dan.post(f"/api/v1/rooms/{t.code}/seats", json={"name": "Dana"})
+    assert seated.status_code == 201
+    t.act("host", "remove", seat=seated.get_json()["seat"])
+
+    # Through the join page, as a phone scans the code again.
+    again = dan.post(f"/j/{t.code}", data={"name": "Dana"}, headers={"Origin": "http://localhost"})
+    assert again.status_code == 303
+    waiting = text_of(dan.get(f"/p/{t.code}/live").get_data(as_text=True))
+    assert "Waiting for the host to give you a seat" in waiting
+    host = t.view("host")
+    assert "Dana" not in [p["name"] for p in host["players"]]
+    assert [(r["name"], r["seat"]) for r in host["requests"]] == [("Dana", None)]
+    assert host["new_player"]["allowed"] is True
+    page = text_of(host_page(app, t).get_data(as_text=True))
+    assert "Dana is asking for a seat." in page and "Add as a new player" in page
+    assert "You removed this phone from the table earlier." in page
+    t.act("host", "dismiss", request=request_id(t, "Dana"))
+
+    # Through the API, the phone presenting the token it had: a request again, then let in.
+    token = seated.get_json()["token"]
+    api = app.test_client(use_cookies=False)
+    asked = api.post(f"/api/v1/rooms/{t.code}/seats", json={"name": "Dana"},
+                     headers={"Authorization": f"Bearer {token}"})
+    assert asked.status_code == 202 and asked.get_json()["pending"] is True
+    assert "You did not let this phone in earlier." in text_of(host_page(app, t).get_data(as_text=True))
+    assert as_phone(t, asked.get_json()["token"])["pending"] == "Dana"
+    t.act("host", "add_player", request=request_id(t, "Dana"))
+    back = as_phone(t, asked.get_json()["token"])
+    assert back["you"]["name"] == "Dana" and "Dana" in [p["name"] for p in t.view()["players"]]
+
+    # A phone the room never sent away still sits at once.
+    assert dan.application.test_client().post(f"/api/v1/rooms/{t.code}/seats",
+                                              json={"name": "Eve"}).status_code == 201
+
+
 # --- the table's language on the host screen ------------------------------------------------------
 
 

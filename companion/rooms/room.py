@@ -261,7 +261,12 @@ def _language(room, entry, at):
 
 
 def _join(room, entry, at):
+    """A phone takes a seat in the lobby; one the host sent away from this table (removed, not let
+    in, or its seat given to another phone) asks the host instead, as after the start (issue 29):
+    a removed phone sits again only with the host's approval."""
     require(not room.started, "The game has already started: ask the host to let you in.")
+    if room.why_gone(entry.token) is not None:
+        return _waiting_request(room, entry)
     return _new_seat(room, entry.name, entry.token)
 
 
@@ -299,6 +304,11 @@ def _pass_tablet(room, entry, at):
 
 def _request(room, entry, at):
     require(room.started, "The game has not started: join the table instead.")
+    return _waiting_request(room, entry)
+
+
+def _waiting_request(room: Room, entry) -> Room:
+    """The room with the phone of ``entry`` waiting for the host to give it a seat."""
     require(len(room.requests) < MAX_REQUESTS,
             "Too many phones are waiting for a seat at this table: the host must answer them first.")
     name = clean_name(entry.name)
@@ -613,8 +623,11 @@ def view(room: Room, viewer) -> dict:
     if viewer == HOST:
         # Each request with the seat whose name it claims, so the host can tell Ann's new phone
         # from an impostor calling itself Ann (the host still decides which seat to give).
+        # ``sent_away``: why the host sent this phone away before ("removed", "dismissed",
+        # "replaced"), or None: the host decides again knowing it (issue 29).
         base["requests"] = [{"id": r.id, "name": r.name,
-                             "seat": next((s.seat for s in room.seats if same_name(s.name, r.name)), None)}
+                             "seat": next((s.seat for s in room.seats if same_name(s.name, r.name)), None),
+                             "sent_away": room.why_gone(r.token)}
                             for r in room.requests]
         if room.started:
             question = undo_question(room)

@@ -15,7 +15,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 from companion import jsonio
 from companion.live.polling import etag
 from companion.rooms.entries import SERVER_ENTRIES, NewRoom, TakeSeat, read_request
-from companion.rooms.room import new_token, token_hash
+from companion.rooms.room import token_hash
 from companion.rooms.service import NoFreeCode, NoSuchRoom, NotSeated
 from companion.storage.sqlite import StaleVersion
 from companion.web import identity, limits
@@ -194,7 +194,7 @@ def join(code):
     waiting = identity.presented_token(code, "seat")
     if waiting and isinstance(room.role_of(token_hash(waiting)), tuple):
         return jsonify(pending=True, token=waiting), 202  # one request per phone: it already waits
-    token = new_token()
+    token = identity.token_to_ask_with(room)
     room = rooms().ask_for_seat(code, asked.name, token_hash(token))
     who = room.role_of(token_hash(token))
     if isinstance(who, tuple):

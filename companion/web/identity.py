@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import request
 from werkzeug.http import parse_cookie
 
-from companion.rooms.room import Room, played_from_the_tablet, token_hash
+from companion.rooms.room import Room, new_token, played_from_the_tablet, token_hash
 from games.base import require
 
 COOKIE_AGE = 60 * 60 * 24 * 2
@@ -40,6 +40,13 @@ def presented_token(code: str, role_hint: str | None = None, environ: dict | Non
     if hint == "seat":
         return cookies.get(seat_cookie(code))
     return cookies.get(seat_cookie(code)) or cookies.get(host_cookie(code))
+
+
+def token_to_ask_with(room: Room) -> str:
+    """The credential a phone asks for a seat with: the one it presents when the room remembers
+    sending that phone away (so the room asks the host again, issue 29), else a new one."""
+    token = presented_token(room.code, "seat")
+    return token if token and room.why_gone(token_hash(token)) is not None else new_token()
 
 
 def role(room: Room, role_hint: str | None = None, environ: dict | None = None):

@@ -210,7 +210,10 @@ VIEW = {
                                                      "whose name it asked with (`null`: none).",
                      "items": {"type": "object", "required": ["id", "name"],
                                "properties": {"id": {"type": "integer"}, "name": {"type": "string"},
-                                              "seat": {"type": ["integer", "null"]}}}},
+                                              "seat": {"type": ["integer", "null"]},
+                                              "sent_away": {"enum": ["removed", "dismissed", "replaced", None],
+                                                            "description": "Why the host sent this phone "
+                                                                           "away before, if it did."}}}},
         "new_player": {"type": "object", "description": "The host's, while phones wait: whether one can join as a "
                                                         "new player now (`add_player`), why not, where newcomers "
                                                         "sit (after `after`, before `before`) and what the table "

@@ -25,7 +25,7 @@ from flask_babel import get_locale, gettext
 from companion.web import forms, identity, limits, wifi
 from companion.web.i18n import browser_language, say
 from companion.web.api import absolute_url, join_url, no_room_sentence, normal_code
-from companion.rooms.room import new_player_refusal, new_token, token_hash, undo_question
+from companion.rooms.room import new_player_refusal, token_hash, undo_question
 from companion.rooms.service import NoSuchRoom
 
 bp = Blueprint("pages", __name__)
@@ -161,7 +161,7 @@ def join(code):
                                late=takes_late_arrivals(room.engine))
     if isinstance(identity.role(room, "seat"), tuple):  # one request per phone: it already waits
         return redirect(url_for("pages.phone", code=code), code=303)
-    token = new_token()
+    token = identity.token_to_ask_with(room)
     try:
         rooms().ask_for_seat(code, request.form.get("name", ""), token_hash(token))
     except RuleError as error:
