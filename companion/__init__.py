@@ -17,6 +17,7 @@ from companion.rooms.service import Rooms
 from companion.scoresheet import pages as helper_pages
 from companion.scoresheet import scoring_api as scoring
 from companion.storage import open_store
+from companion.storage.private import private_folder
 from companion.web import api, assets, health, i18n, limits, night, openapi, pages, photos, presence, wifi
 from companion.web import cards, tablet
 from companion.web.direct import Direct
@@ -75,7 +76,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     if test_config:
         app.config.update(test_config)
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    private_folder(Path(app.instance_path))  # made, or fixed, as the server's user's alone
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax",

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from companion.config import database_target, instance_folder
 from companion.storage import is_postgres_url
+from companion.storage.private import private_folder
 
 
 class Refusal(Exception):
@@ -38,7 +39,7 @@ def check_all(host: str, port: int) -> None:
 def check_instance(folder: Path) -> None:
     """The instance folder exists (or can be made) and a file can be written in it."""
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        private_folder(folder)
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".write-check-"):
             pass
     except OSError as error:

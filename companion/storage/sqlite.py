@@ -72,6 +72,7 @@ from typing import Callable, NamedTuple, TypeVar
 
 from companion.live import cooperative
 from companion import jsonio
+from companion.storage.private import private_database
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS rooms (
@@ -183,6 +184,8 @@ class SQLiteStore:
 
     def __init__(self, path: str):
         self.path = path
+        if path != ":memory:" and not path.startswith("file:"):
+            private_database(path)  # the server's user's alone, an older install's too (issue 29)
         self._readers: dict[tuple[int, int], sqlite3.Connection] = {}
         self._readers_lock = threading.Lock()
         self._pid: int | None = None
