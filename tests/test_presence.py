@@ -317,6 +317,7 @@ def test_the_host_screen_shows_a_skipped_doodles_voter_as_skipped_while_the_othe
     t.act("host", "pencils_down")
     for artist in ("Ben", "Cat", "Dan"):
         t.act("Ann", "vote", artist=t.seats[artist], subject=1)
+    t.phone_gone("Dan")
     t.act("host", "skip", seat=t.seats["Dan"])
     live = host_page(app.test_client(), t, "/live").get_data(as_text=True)
     chips = dict(re.findall(r'data-presence-seat="(\d+)".*?<span class="state">([^<]*)</span>', live, re.S))
