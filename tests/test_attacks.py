@@ -253,7 +253,8 @@ def test_a_version_that_is_not_a_whole_number_is_refused(table):
 def _polling(app, t, *names):
     """The phones of ``names`` poll their page, as an open page does (a sighting of each)."""
     for name in names:
-        assert app.test_client().get(f"/p/{t.code}/live", headers={"Cookie": f"tc_{t.code}={t.tokens[name]}"}).status_code == 200
+        polled = app.test_client(use_cookies=False).get(f"/p/{t.code}/live", headers={"Cookie": f"tc_{t.code}={t.tokens[name]}"})
+        assert polled.status_code == 200 and "You no longer have a seat" not in polled.get_data(as_text=True)
     app.extensions["rooms"].presence.flush()
 
 
@@ -297,7 +298,8 @@ def test_the_host_cannot_read_the_secret_subject_of_a_doodles_player_whose_phone
         body = answer.get_data(as_text=True)
         assert mine["word"] not in body and "subject" not in body
     assert t.view("host")["players"][0]["phone"] is True
-    assert mine["word"] not in json.dumps(t.view("host"))  # nor the host's own view
+    host_view = t.view("host")  # nor the host's own view: the card's words are public, her number not
+    assert host_view["you"] is None and '"word"' not in json.dumps(host_view)
 
 
 def test_the_host_cannot_skip_a_doodles_voter_whose_phone_is_here_and_can_once_it_is_gone(app, table, clock):

@@ -386,3 +386,83 @@ def test_the_cover_shows_the_photo_of_the_player_without_a_phone_before_anyone_e
     assert phone.get(url).status_code == 404  # a phone's cookie is no host's
     assert client.get(url.replace(f"for={ann}", f"for={t.seats['Ben']}")).status_code == 404
     assert client.get(url.replace(f"&for={ann}", "")).status_code == 404  # the host itself sees it not yet
+
+
+# --- a seat taken over: its phone signed out, and told; undo and the lobby ---------------------------
+
+
+def phone_fragment(app, t, token):
+    """A phone's live fragment, as its page polls it with its seat cookie (its text)."""
+    from html import unescape
+
+    return unescape(app.test_client(use_cookies=False).get(f"/p/{t.code}/live", headers={"Cookie": f"tc_{t.code}={token}"})
+                    .get_data(as_text=True))
+
+
+def test_every_screen_says_the_seat_is_played_on_the_tablet_and_its_old_phone_why(app, table):
+    t = table("dixit", ("Ann", "Ben", "Cat", "Dan"))
+    old = t.tokens["Ben"]
+    t.phone_gone("Ben")
+    t.act("host", "pass_tablet", seat=t.seats["Ben"])
+    gone = phone_fragment(app, t, old)
+    assert "Ben's turn is played on the tablet" in gone and "this phone was signed out" in gone
+    assert "scan the code: the host gives you your seat back." in gone and f'href="/j/{t.code}"' in gone
+    assert "Ben's turn is played on the tablet." in phone_fragment(app, t, t.tokens["Cat"])  # the other phones
+    live = host_page(app.test_client(), t, "/live").get_data(as_text=True)
+    assert "Ben&#39;s turn is played on the tablet." in live or "Ben's turn is played on the tablet." in live
+    assert "on the tablet" in live
+
+
+def test_undo_takes_back_moves_not_the_pass_and_the_signed_out_phone_stays_out(app, table):
+    """Passing the tablet is no game move: undo takes back the moves made for the seat, never the
+    pass, so no undo hands the seat back to the phone it signed out behind the host's back."""
+    t = table("dixit", ("Ann", "Ben", "Cat", "Dan"))
+    ben, old = t.seats["Ben"], t.tokens["Ben"]
+    t.phone_gone("Ben")
+    t.act("host", "pass_tablet", seat=ben)
+    t.act("host", "claim", position=2, **{"for": ben})
+    assert t.view("host")["undo"]["sentence"] == "Undo where Ben said their card lies?"
+    t.act("host", "undo")
+    assert ben in t.view("host")["waiting_for"] and t.view("host")["players"][1]["phone"] is False
+    assert t.act("Ben", "claim", expect=403, position=1)["gone"] == "tablet"
+    t.act("host", "undo")  # the start itself: the lobby, where the seat is still the tablet's
+    assert t.view("host")["phase"] == "lobby" and t.view("host")["players"][1]["phone"] is False
+    lobby = phone_fragment(app, t, old)
+    assert "ask the host to remove Ben's seat, then join." in lobby
+    refused = t.act("Ben", "rename", expect=403, seat=ben, name="B")
+    assert refused["error"] == ("Ben's turn is played on the tablet: this phone was signed out. To play on it again, "
+                                "ask the host to remove Ben's seat, then scan the code and join.")
+    # In the lobby the host removes the seat, and the phone joins again.
+    t.act("host", "remove", seat=ben)
+    assert t.client.post(f"/api/v1/rooms/{t.code}/seats", json={"name": "Ben"}).status_code == 201
+
+
+def test_undoing_a_late_arrival_whose_seat_was_passed_leaves_no_phone_waiting(table):
+    t = table("dixit", ("Ann", "Ben", "Cat", "Dan"))
+    for name, position in {"Ann": 3, "Ben": 1, "Cat": 2, "Dan": 4}.items():
+        t.act(name, "claim", position=position)
+    for name in ("Ben", "Cat", "Dan"):
+        t.act(name, "vote", position=3)  # revealed: a newcomer may join between rounds
+    asked = t.client.post(f"/api/v1/rooms/{t.code}/seats", json={"name": "Eve"})
+    t.tokens["Eve"] = asked.get_json()["token"]
+    t.act("host", "add_player", request=t.view("host")["requests"][0]["id"])
+    eve = next(p["seat"] for p in t.view("host")["players"] if p["name"] == "Eve")
+    t.seats["Eve"] = eve
+    t.phone_gone("Eve")
+    t.act("host", "pass_tablet", seat=eve)
+    t.act("host", "undo")  # Eve's arrival: her seat goes, and no phone waits (hers was signed out)
+    host = t.view("host")
+    assert [p["name"] for p in host["players"]] == ["Ann", "Ben", "Cat", "Dan"] and host["requests"] == []
+
+
+def test_a_seat_passed_before_phones_were_signed_out_goes_back_to_its_phone():
+    """A log written before this rule kept the phone's credential on a seat on the tablet: that
+    seat is its phone's (the host screen no longer plays it), and ``on`` false gives it back."""
+    from companion.rooms.room import apply_entry, played_from_the_tablet
+    from games.base import HOST, RuleError
+
+    room = Room(code="ABCD", game="dixit", host="h" * 64, seats=(Seat(1, "Ann", "a" * 64),), tablet=frozenset({1}))
+    with pytest.raises(RuleError):
+        played_from_the_tablet(room, HOST, 1)
+    back = apply_entry(room, {"type": "pass_tablet", "seat": 1, "on": False, "by": HOST}, 0.0)
+    assert back.tablet == frozenset() and back.role_of("a" * 64) == 1
