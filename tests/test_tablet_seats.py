@@ -403,7 +403,7 @@ def test_every_screen_says_the_seat_is_played_on_the_tablet_and_its_old_phone_wh
     t = table("dixit", ("Ann", "Ben", "Cat", "Dan"))
     old = t.tokens["Ben"]
     t.phone_gone("Ben")
-    t.act("host", "pass_tablet", seat=t.seats["Ben"])
+    t.act("host", "pass_tablet", seat=t.seats["Ben"], signs_out=False)  # the server's to say: ignored
     gone = phone_fragment(app, t, old)
     assert "Ben's turn is played on the tablet" in gone and "this phone was signed out" in gone
     assert "scan the code: the host gives you your seat back." in gone and f'href="/j/{t.code}"' in gone
@@ -461,7 +461,9 @@ def test_a_seat_passed_before_phones_were_signed_out_goes_back_to_its_phone():
     from companion.rooms.room import apply_entry, played_from_the_tablet
     from games.base import HOST, RuleError
 
-    room = Room(code="ABCD", game="dixit", host="h" * 64, seats=(Seat(1, "Ann", "a" * 64),), tablet=frozenset({1}))
+    room = Room(code="ABCD", game="dixit", host="h" * 64, seats=(Seat(1, "Ann", "a" * 64),))
+    room = apply_entry(room, {"type": "pass_tablet", "seat": 1, "by": HOST}, 0.0)  # as such a log has it
+    assert room.tablet == frozenset({1}) and room.role_of("a" * 64) == 1 and room.departed == ()
     with pytest.raises(RuleError):
         played_from_the_tablet(room, HOST, 1)
     back = apply_entry(room, {"type": "pass_tablet", "seat": 1, "on": False, "by": HOST}, 0.0)

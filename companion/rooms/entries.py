@@ -182,6 +182,10 @@ class PassTablet(Entry):
     type: Literal["pass_tablet"]
     seat: SeatNumber
     on: Annotated[bool, Field(strict=True)] = True
+    # The server's, as a start's seed (a client's value is overwritten): true in every entry it
+    # records now; an entry without it comes from a log written before phones were signed out, and
+    # replays as it was played then (the seat kept its phone's credential).
+    signs_out: Annotated[bool, Field(strict=True)] = False
     host_only = True
 
 

@@ -301,9 +301,12 @@ def _pass_tablet(room, entry, at):
     Its phone is signed out (``departed`` "tablet"): it is told so, and sees the seat no more, so
     the host screen never plays a seat behind a phone's back. Like a seat added without a phone, it
     goes back to a phone only when a phone scans the code and the host gives it the seat (``admit``):
-    ``on`` false is refused for a seat that holds no phone's credential. (A seat that still holds
-    one on the tablet comes from a log written before phones were signed out: it goes back.)"""
+    ``on`` false is refused for a seat that holds no phone's credential. (A log written before
+    phones were signed out has entries without ``signs_out``: they replay as they were played, the
+    seat keeping its phone's credential, and going back to it with ``on`` false.)"""
     seat = _seat(room, entry.seat)
+    if entry.on and not entry.signs_out:
+        return evolve(room, tablet=room.tablet | {seat.seat})
     if entry.on:
         seats = tuple(evolve(s, token="") if s.seat == seat.seat else s for s in room.seats)
         return evolve(room, seats=seats, tablet=room.tablet | {seat.seat},

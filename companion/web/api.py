@@ -258,6 +258,9 @@ def act(service, environ: dict, code: str):
         raise ApiError(400, lazy_gettext("Say what to do: the action needs a type."))
     if kind in SERVER_ENTRIES:
         raise ApiError(400, lazy_gettext("That is not something to do during a game."))
+    if kind == "pass_tablet":
+        # The server's, as a start's seed: this rule signs the seat's phone out (rooms/entries.py).
+        data["signs_out"] = True
     expected = data.pop("version", None)
     if expected is not None and (type(expected) is not int or not 0 <= expected <= 2**53):
         raise ApiError(400, lazy_gettext("The version must be a whole number."))
