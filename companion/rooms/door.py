@@ -20,8 +20,7 @@ next request through the API is told (its page says the same, ``templates/phone_
 
 from __future__ import annotations
 
-from typing import Callable
-
+from games import GAMES
 from games.base import N_, RuleError
 
 from companion.rooms.room import Room, seat_acted_against
@@ -31,11 +30,24 @@ class PhoneStillHere(RuleError):
     """The seat's phone is not gone: the host may not take its seat or its move (answered 409)."""
 
 
-def check(room: Room, body: dict, gone: Callable[[Room], frozenset[int]]) -> None:
+# The entry types that may act against a seat: the room's own, and every game's move declaring
+# ``against``; known once, so that the check of every action is a set lookup (no room read).
+AGAINST = frozenset({"pass_tablet"} | {kind for engine in GAMES.values()
+                                       for kind, model in engine.ACTIONS.models.items() if model.against})
+
+
+def may_act_against(body: dict) -> bool:
+    """Whether ``body``, of its type, may act against a seat (so the phones' presence is read
+    before it is recorded)."""
+    kind = body.get("type")
+    return isinstance(kind, str) and kind in AGAINST
+
+
+def check(room: Room, body: dict, gone: frozenset[str]) -> None:
     """Refuse ``body`` (a host's entry about to be recorded in ``room``) when it acts against a seat
-    whose phone is not gone; ``gone(room)`` reads which seats' phones are."""
+    whose phone is not gone; ``gone``: the token hashes of the room's phones that are, read before."""
     seat = seat_acted_against(room, body)
-    if seat is not None and seat.seat not in gone(room):
+    if seat is not None and seat.token not in gone:
         raise PhoneStillHere(N_("%(name)s's phone is still here: the host screen can take over or skip a seat "
                                 "only once its phone has been offline for a few seconds."), name=seat.name)
 

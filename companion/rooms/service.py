@@ -148,6 +148,9 @@ class Rooms:
         body["by"] = actor
         if body.get("type") == "start":
             body["seed"] = secrets.randbits(62)
+        # Which phones are gone, read before the write lock (a read of the store inside a write would
+        # hold two connections), only for an entry that may act against a seat (companion/rooms/door.py).
+        gone = self._gone_phones(code) if door.may_act_against(body) else frozenset()
 
         def record(tx) -> tuple[rooms.Room, object]:
             info = tx.room()  # read under the write lock: no other writer can move it on
@@ -169,7 +172,7 @@ class Rooms:
             changed = rooms.apply_entry(room, entry, now)
             if changed is room or changed == room:
                 return room, entry["by"]
-            door.check(room, entry, self.gone)  # the host takes no seat from a phone still here
+            door.check(room, entry, gone)  # the host takes no seat from a phone still here
             if beside is not None:
                 beside(tx, entry, now)
             if changed.ended and not room.ended or room.photos and not changed.photos:
@@ -230,9 +233,11 @@ class Rooms:
         """The seats of ``room`` whose phone is connected now (companion/live/presence.py)."""
         return self.phones(room)[0]
 
-    def gone(self, room: rooms.Room) -> frozenset[int]:
-        """The seats of ``room`` whose phone has been gone past the grace period."""
-        return self.phones(room)[1]
+    def _gone_phones(self, code: str) -> frozenset[str]:
+        """The token hashes of room ``code``'s phones that have been gone past the grace period."""
+        tokens = {s.token: s.seat for s in self.get(code).seats if s.token}
+        gone = self.presence.seats(code, tokens)[1]
+        return frozenset(hashed for hashed, seat in tokens.items() if seat in gone)
 
     def phones(self, room: rooms.Room) -> tuple[frozenset[int], frozenset[int]]:
         """The seats of ``room`` whose phone is connected now, and those whose phone is gone."""
