@@ -11,6 +11,9 @@ the start to the end, with at every step
 - for such a game, the same photo slots for every viewer, well formed, none for the table to take;
 
 and at the end, no legal move. Junk moves (hypothesis) are refused with a RuleError and nothing else.
+Through the server, the host's credential is an observer too (issue 29): for a seat with a phone,
+everything it can reach (its view and page, ``?for=``, the tablet's screen and photos, moves made for
+the seat, taking it over, skipping it) is refused, and alike whatever that seat's secret move.
 """
 
 from __future__ import annotations

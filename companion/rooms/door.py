@@ -61,8 +61,8 @@ class Farewell:
 
     @property
     def sentence(self) -> RuleError:
-        """What the phone is told, as a sentence to say in the request's language (only "tablet"
-        has one of its own: the other reasons keep the API's general sentence)."""
+        """What a phone signed out by the tablet ("tablet") is told, as a sentence to say in the
+        request's language (the other reasons keep the API's general sentence)."""
         if self.started:
             return RuleError("%(name)s's turn is played on the tablet: this phone was signed out. To play on it "
                              "again, scan the code: the host gives you your seat back.", name=self.name)
