@@ -388,13 +388,16 @@ class Action(Declared):
     ``secret`` (a seat's hidden choice: the contract test checks nobody else can learn it) and
     ``undone`` (the question the host's undo asks when this move is the last one, a whole sentence
     with ``%(name)s`` for whoever made it: ``N_("Undo %(name)s's vote?")``; it never names what a
-    secret move chose; empty: the companion asks a generic question)."""
+    secret move chose; empty: the companion asks a generic question) and ``against`` (for a host's
+    move that takes a seat's own move away, ``skip``: the field that names that seat; the companion
+    lets the host make it only when that seat's phone is gone, ``companion/rooms/door.py``)."""
 
     type: str
     by: ClassVar[Literal["seat", "host", "anyone"]] = "seat"
     not_yours: ClassVar[str] = N_("Only a player at the table can do that.")
     secret: ClassVar[bool] = False
     undone: ClassVar[str] = ""
+    against: ClassVar[str | None] = None
 
 
 Handler = Callable[[Any, Any, Any, float], Any]  # (state, actor, the move read, now) -> state

@@ -221,6 +221,7 @@ class Skip(Action):
     seat: Annotated[Int, Say("Say which player you mean by their seat.")]
     by = "host"
     not_yours = N_("Only the host screen can skip a player.")
+    against = "seat"  # the skipped seat's own answer is taken away: only when its phone is gone
     undone = N_("Undo skipping a player's pick this round?")
 
 

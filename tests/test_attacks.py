@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
 import pytest
 
@@ -244,3 +245,75 @@ def test_a_version_that_is_not_a_whole_number_is_refused(table):
     accepted = t.client.post(f"/api/v1/rooms/{t.code}/actions",
                              json={"type": "claim", "position": 1, "version": None}, headers=t.headers("Ann"))
     assert accepted.status_code == 200  # null: no version given
+
+
+# --- issue 29: the host's side door to a seat whose phone is here --------------------------------
+
+
+def _polling(app, t, *names):
+    """The phones of ``names`` poll their page, as an open page does (a sighting of each)."""
+    for name in names:
+        polled = app.test_client(use_cookies=False).get(f"/p/{t.code}/live", headers={"Cookie": f"tc_{t.code}={t.tokens[name]}"})
+        assert polled.status_code == 200 and "You no longer have a seat" not in polled.get_data(as_text=True)
+    app.extensions["rooms"].presence.flush()
+
+
+def test_the_host_cannot_change_a_dixit_vote_cast_on_a_phone_that_is_here(app, table, clock):
+    """Measured in issue 29: the host passed Ben's seat to the tablet while his phone polled, and
+    changed the vote he had cast. Now every way there is refused, and his vote stands."""
+    t = table(players=FOUR)
+    for name, position in {"Ann": 3, "Ben": 1, "Cat": 2, "Dan": 4}.items():
+        t.act(name, "claim", position=position)
+    t.act("Ben", "vote", position=2)
+    _polling(app, t, "Ben")
+    before = t.view("host")["version"]
+    ben = t.seats["Ben"]
+    taken = t.act("host", "pass_tablet", expect=409, seat=ben)["error"]
+    assert taken.startswith("Ben's phone is still here:")
+    changed = t.act("host", "vote", expect=400, position=4, **{"for": ben})["error"]
+    assert changed.startswith("Ben plays on their own phone")
+    assert t.view("host")["version"] == before  # nothing recorded
+    assert t.view("Ben")["you"]["vote"] == 2
+
+
+def test_the_host_cannot_read_the_secret_subject_of_a_doodles_player_whose_phone_is_here(app, table, clock):
+    """Measured in issue 29: the host read a Doodles player's secret subject (through ``?for=`` and
+    the tablet's screen, once her seat was passed) while her phone polled. Now none of the host's
+    ways reaches it: each is refused with a sentence that does not carry it."""
+    t = table("doodles", FOUR)
+    t.act("host", "start_timer")
+    _polling(app, t, "Ann")
+    mine = t.view("Ann")["you"]
+    ann = t.seats["Ann"]
+    host = app.test_client(use_cookies=False)
+    cookie = {"Cookie": f"tch_{t.code}={t.host_token}"}
+    answers = [
+        t.client.get(f"/api/v1/rooms/{t.code}?for={ann}", headers=t.headers("host")),
+        host.get(f"/host/{t.code}/tablet/{ann}", headers=cookie),
+        host.post(f"/api/v1/rooms/{t.code}/actions", json={"type": "pass_tablet", "seat": ann}, headers=t.headers("host")),
+        host.get(f"/host/{t.code}/tablet/{ann}", headers=cookie),  # and after the attempt, still not
+    ]
+    assert [a.status_code for a in answers] == [400, 403, 409, 403]
+    for answer in answers:
+        body = answer.get_data(as_text=True)
+        assert mine["word"] not in body and "subject" not in body
+    assert t.view("host")["players"][0]["phone"] is True
+    host_view = t.view("host")  # nor the host's own view: the card's words are public, her number not
+    assert host_view["you"] is None and '"word"' not in json.dumps(host_view)
+
+
+def test_the_host_cannot_skip_a_doodles_voter_whose_phone_is_here_and_can_once_it_is_gone(app, table, clock):
+    """Issue 29: ``skip`` took an online voter's votes away. Now it waits until the phone is gone."""
+    t = table("doodles", FOUR)
+    t.act("host", "start_timer")
+    t.act("host", "pencils_down")
+    t.act("Dan", "vote", artist=t.seats["Ann"], subject=2)
+    _polling(app, t, "Dan")
+    before = t.view("host")["version"]
+    refused = t.act("host", "skip", expect=409, seat=t.seats["Dan"])["error"]
+    assert refused == ("Dan's phone is still here: the host screen can take over or skip a seat only once its "
+                       "phone has been offline for a few seconds.")
+    assert t.view("host")["version"] == before and t.view("Dan")["you"]["votes"][0]["subject"] == 2
+    t.phone_gone("Dan")
+    t.act("host", "skip", seat=t.seats["Dan"])
+    assert t.view("Dan")["you"]["skipped"] is True

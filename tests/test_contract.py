@@ -11,6 +11,9 @@ the start to the end, with at every step
 - for such a game, the same photo slots for every viewer, well formed, none for the table to take;
 
 and at the end, no legal move. Junk moves (hypothesis) are refused with a RuleError and nothing else.
+Through the server, the host's credential is an observer too (issue 29): for a seat with a phone,
+everything it can reach (its view and page, ``?for=``, the tablet's screen and photos, moves made for
+the seat, taking it over, skipping it) is refused, and alike whatever that seat's secret move.
 """
 
 from __future__ import annotations
@@ -230,3 +233,101 @@ def test_every_game_declares_what_the_server_needs(name):
         read_options(engine.Options, {"no such option": 1})
     assert engine.ACTIONS.models and all(m.__doc__ for m in engine.ACTIONS.models.values())
     assert engine.SCORING.Request.__doc__ and engine.SCORING.Round.__doc__
+
+
+# --- the host's credential: the host screen reaches no secret of a seat that has a phone ----------
+
+
+class _Drawn:
+    """The one thing of ``secrets`` the start of a game draws (its seed), fixed, so that two rooms
+    deal alike; room codes and tokens are still drawn as usual."""
+
+    def __init__(self, seed: int):
+        import secrets
+
+        self.seed, self.choice = seed, secrets.choice
+
+    def randbits(self, bits: int) -> int:
+        return self.seed % 2**bits
+
+
+def _played(t, actor, action: dict, by_seat: dict) -> None:
+    """``action`` sent by ``actor`` (a seat number, or the host) through the API."""
+    who = "host" if actor == HOST else by_seat[actor]
+    payload = {k: v for k, v in action.items() if k != "type"}
+    t.act(who, action["type"], **payload)
+
+
+def _host_reaches(client, t, seat: int, secret: dict) -> list:
+    """Everything the host's credential can ask about ``seat`` (a seat with a phone): its own view
+    and page, the tablet's routes for the seat (``?for=``, the cover's screen, the seat's photos),
+    and the moves that would take the seat over, take its move away or make one for it; each as
+    (status, body), with what names the room itself (its code, the host's link) made alike."""
+    from tests.evening import jpeg
+
+    room = client.application.extensions["rooms"].get(t.code)
+    engine = room.engine
+    bearer, cookie = t.headers("host"), {"Cookie": f"tch_{t.code}={t.host_token}"}
+    answers = [client.get(f"/api/v1/rooms/{t.code}", headers=bearer),
+               client.get(f"/api/v1/rooms/{t.code}?for={seat}", headers=bearer),
+               client.get(f"/host/{t.code}/live", headers=cookie),
+               client.get(f"/host/{t.code}/tablet/{seat}", headers=cookie)]
+    for slot in sorted(s.slot for s in photos_of(engine, room.state, TABLE).slots):
+        answers.append(client.get(f"/rooms/{t.code}/photos/{slot}?as=host&for={seat}", headers=cookie))
+        answers.append(client.post(f"/api/v1/rooms/{t.code}/photos/{slot}?for={seat}", data=jpeg("navy", (64, 48)),
+                                   headers={**bearer, "Content-Type": "image/jpeg"}))
+    moves = [{"type": "pass_tablet", "seat": seat}, {**secret, "for": seat}]
+    moves += [{"type": kind, model.against: seat} for kind, model in sorted(engine.ACTIONS.models.items())
+              if getattr(model, "against", None)]
+    for move in moves:
+        answer = client.post(f"/api/v1/rooms/{t.code}/actions", json=move, headers=bearer)
+        assert answer.status_code in (400, 403, 409), (move, answer.get_json())  # refused, every one
+        answers.append(answer)
+    alike = []
+    for answer in answers:
+        body = answer.get_data(as_text=True).replace(t.code, "CODE").replace(t.host_token, "HOST")
+        alike.append((answer.status_code, body))
+    return alike
+
+
+@pytest.mark.parametrize("name", CONTRACT)
+def test_the_hosts_credential_learns_no_secret_of_a_seat_that_has_a_phone(name, app, clock, monkeypatch):
+    """Two rooms dealt alike, played alike, but for one seat's secret move: everything the host's
+    credential can reach (its view and page, and the tablet's routes for that seat: ``?for=``, the
+    cover's screen, the seat's photos, moves made for it, taking it over, skipping it) answers the
+    same in both, and refuses what would reach the seat, since its phone is here."""
+    from companion.rooms import service
+    from tests.conftest import Table
+
+    engine = GAMES[name]
+    count = engine.player_range({})[0] + 1
+    monkeypatch.setattr(service, "secrets", _Drawn(random.Random(name).randrange(2**62)))
+    client = app.test_client(use_cookies=False)
+    rooms = [Table(client, name).join(*NAMES[:count]) for _ in range(2)]
+    by_seat = {seat: who for who, seat in rooms[0].seats.items()}
+    for t in rooms:
+        t.act("host", "start")
+    rng = random.Random(name)
+    for _ in range(200):
+        state = app.extensions["rooms"].get(rooms[0].code).state
+        moves = engine.legal_actions(state, clock.now)
+        assert moves, f"{name}: the game ended before a seat had a choice of secret moves"
+        secret: dict[Any, list[dict]] = {}
+        for actor, action in moves:
+            if actor != HOST and engine.ACTIONS.models[action["type"]].secret:
+                secret.setdefault(actor, []).append(action)
+        chosen = next(((seat, options[0], options[-1]) for seat, options in secret.items() if len(options) > 1
+                       and not {engine.view(engine.apply(state, seat, o, clock.now), TABLE)["phase"]
+                                for o in (options[0], options[-1])} & set(engine.REVEAL_PHASES)), None)
+        if chosen:
+            break
+        actor, action = rng.choice(moves)
+        for t in rooms:
+            _played(t, actor, action, by_seat)
+    else:  # pragma: no cover - the failure message is the point
+        pytest.fail(f"{name}: no seat had a choice of secret moves")
+    seat, one, other = chosen
+    _played(rooms[0], seat, one, by_seat)
+    _played(rooms[1], seat, other, by_seat)
+    first, second = (_host_reaches(client, t, seat, one) for t in rooms)
+    assert first == second, (name, seat, one, other)

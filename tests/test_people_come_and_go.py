@@ -135,8 +135,8 @@ def test_a_room_with_a_late_arrival_is_rebuilt_the_same_from_its_log(table, app)
     rooms._rendered.clear()
     after = {who: t.view(who) for who in ("host", "Eve", None)}
 
-    def from_the_log(view):  # presence (the host's "connected") is no part of the log
-        return {k: ([{f: x for f, x in p.items() if f != "connected"} for p in v] if k == "players" else v)
+    def from_the_log(view):  # presence (the host's "connected" and "gone") is no part of the log
+        return {k: ([{f: x for f, x in p.items() if f not in ("connected", "gone")} for p in v] if k == "players" else v)
                 for k, v in view.items() if k != "version"}
     assert {w: from_the_log(view) for w, view in after.items()} == {w: from_the_log(view) for w, view in before.items()}
 

@@ -317,6 +317,7 @@ def test_the_host_screen_shows_a_skipped_doodles_voter_as_skipped_while_the_othe
     t.act("host", "pencils_down")
     for artist in ("Ben", "Cat", "Dan"):
         t.act("Ann", "vote", artist=t.seats[artist], subject=1)
+    t.phone_gone("Dan")
     t.act("host", "skip", seat=t.seats["Dan"])
     live = host_page(app.test_client(), t, "/live").get_data(as_text=True)
     chips = dict(re.findall(r'data-presence-seat="(\d+)".*?<span class="state">([^<]*)</span>', live, re.S))
@@ -349,3 +350,28 @@ def test_a_teams_move_misses_nobody_while_one_of_the_team_is_connected(two):
     room.poll(a, member)
     flush(a)
     assert offers() == (False, [])  # one of them can make the move
+
+
+def test_the_host_takes_no_seat_whose_phone_polls_another_process(two, clock):
+    """Issue 29: the host's skip (and pass_tablet) is checked against presence as the store has it,
+    so a phone polling one worker is here for the host acting through another."""
+    a, b = two
+    room = Phones(a, names=("Ann", "Ben", "Cat", "Dan"))
+    host = {"Authorization": f"Bearer {room.host_token}"}
+    room.client.post(f"/api/v1/rooms/{room.code}/actions", json={"type": "start"}, headers=host)
+    room.poll(b, "Ann")
+    flush(b)
+
+    def skip(app, name):
+        return app.test_client(use_cookies=False).post(
+            f"/api/v1/rooms/{room.code}/actions", json={"type": "skip", "seat": room.seat[name]}, headers=host)
+
+    refused = skip(a, "Ann")
+    assert refused.status_code == 409 and refused.get_json()["error"].startswith("Ann's phone is still here:")
+    assert skip(a, "Ben").status_code == 200  # Ben's phone has not polled since it sat down: gone
+    room.poll(a, "Ann")  # her next poll, through the other worker
+    flush(a)
+    clock.now += GRACE - 1
+    assert skip(b, "Ann").status_code == 409  # not yet gone past the grace period
+    clock.now += 2
+    assert skip(b, "Ann").status_code == 200

@@ -1,7 +1,8 @@
 """Players without a phone, "pass the tablet" (issue 18, section 2, first bullet): the host adds a
 seat without a phone (in the lobby, also between games of the night); when the game waits for it,
 the host screen passes the tablet and plays the seat's move with ``"for": seat``; only such seats
-can be played from the host screen; a seat whose phone died can be turned into one and given back;
+can be played from the host screen; a seat whose phone is gone can be turned into one (its phone
+signed out, and told), and a phone takes it back by scanning the code;
 every view's players say ``phone``; and the host's own view and screen hold no such seat's secret
 before the reveal."""
 
@@ -185,18 +186,40 @@ def test_for_is_no_field_of_the_lobby_entries(table):
 # --- a phone that died, and came back ------------------------------------------------------------
 
 
-def test_the_host_passes_the_tablet_for_a_seat_whose_phone_died_and_gives_it_back(table):
+STILL_HERE = ("Ben's phone is still here: the host screen can take over or skip a seat only once its phone "
+              "has been offline for a few seconds.")
+
+
+def test_the_host_passes_the_tablet_for_a_seat_whose_phone_is_gone_and_its_phone_takes_it_back_by_scanning(table):
     t = table("dixit", ("Ann", "Ben", "Cat", "Dan"))
     ben = t.seats["Ben"]
+    before = t.view("host")["version"]
+    assert t.act("host", "pass_tablet", expect=409, seat=ben, on=True)["error"] == STILL_HERE
+    assert t.view("host")["version"] == before  # nothing recorded while his phone is here
+    t.phone_gone("Ben")
     t.act("host", "pass_tablet", seat=ben, on=True)
     assert [p["phone"] for p in t.view("host")["players"]] == [True, False, True, True]
     t.act("host", "claim", position=2, **{"for": ben})
-    assert t.view("Ben")["you"]["claim"] == 2  # his seat's move, as his phone sees it when it is back
-    t.act("host", "pass_tablet", seat=ben, on=False)
+    # His phone was signed out, and is told why on its next request.
+    refused = t.act("Ben", "claim", expect=403, position=3)
+    assert refused["gone"] == "tablet" and refused["error"] == (
+        "Ben's turn is played on the tablet: this phone was signed out. To play on it again, scan the code: "
+        "the host gives you your seat back.")
+    assert t.view("Ben")["gone"]["why"] == "tablet" and t.view("Ben")["you"] is None
+    # No button gives the seat back to a phone that was signed out: a phone takes it by scanning.
+    refused = t.act("host", "pass_tablet", expect=400, seat=ben, on=False)["error"]
+    assert refused == "Ben has no phone yet: a phone takes this seat by scanning the code."
+    response = t.client.post(f"/api/v1/rooms/{t.code}/seats", json={"name": "Ben"})
+    assert response.status_code == 202
+    t.tokens["Ben"] = response.get_json()["token"]
+    request = t.view("host")["requests"][0]
+    assert request["seat"] == ben
+    t.act("host", "admit", request=request["id"], seat=ben)
+    assert t.view("Ben")["you"]["claim"] == 2  # his seat's move, made on the tablet
     assert t.view("host")["players"][1]["phone"] is True
     refused = t.act("host", "claim", expect=400, position=3, **{"for": ben})["error"]
     assert refused.startswith("Ben plays on their own phone")
-    t.act("Ben", "claim", position=3)  # the same phone, the same token
+    t.act("Ben", "claim", position=3)
     assert t.view("Ben")["you"]["claim"] == 3
 
 
@@ -305,19 +328,23 @@ def test_the_lobby_offers_a_player_without_a_phone_and_marks_the_seat(app, table
     assert "Add a player without a phone" in live and "no phone" in live
 
 
-def test_the_toggle_passes_the_tablet_for_a_phone_seat_and_gives_it_back(app, table):
+def test_the_toggle_passes_the_tablet_for_a_phone_seat_and_nothing_gives_it_back(app, table):
     from flask import render_template
-    t = table("dixit", ("Ann", "Ben", "Cat", "Dan"), start=False)
+    t = table("dixit", ("Ann", "Ben", "Cat", "Dan"))
     ben = t.seats["Ben"]
     room = app.extensions["rooms"].get(t.code)
     with app.test_request_context():
         button = render_template("tablet_toggle.html", room=room, p={"seat": ben, "name": "Ben", "phone": True})
     assert "Play on this screen" in button and '{"type":"pass_tablet","seat":%d,"on":true}' % ben in button
+    assert "Ben's phone will be signed out." in button  # asked first
+    t.phone_gone("Ben")
     t.act("host", "pass_tablet", seat=ben, on=True)
     live = host_page(app.test_client(), t, "/live").get_data(as_text=True)
-    assert "no phone" in live and "Back to the phone" in live  # the lobby marks the seat, and gives it back
-    t.act("host", "pass_tablet", seat=ben, on=False)
-    assert "Back to the phone" not in host_page(app.test_client(), t, "/live").get_data(as_text=True)
+    assert "Back to the phone" not in live and '"on":false' not in live
+    assert "on the tablet" in live  # the seat's status, in words
+    t.act("host", "undo")  # back in the lobby: the seat is still played on the tablet
+    live = host_page(app.test_client(), t, "/live").get_data(as_text=True)
+    assert "no phone" in live and "Back to the phone" not in live
 
 
 def test_the_host_screen_photographs_the_doodle_of_the_player_without_a_phone(table):
@@ -359,3 +386,89 @@ def test_the_cover_shows_the_photo_of_the_player_without_a_phone_before_anyone_e
     assert phone.get(url).status_code == 404  # a phone's cookie is no host's
     assert client.get(url.replace(f"for={ann}", f"for={t.seats['Ben']}")).status_code == 404
     assert client.get(url.replace(f"&for={ann}", "")).status_code == 404  # the host itself sees it not yet
+
+
+# --- a seat taken over: its phone signed out, and told; undo and the lobby ---------------------------
+
+
+def phone_fragment(app, t, token):
+    """A phone's live fragment, as its page polls it with its seat cookie (its text)."""
+    from html import unescape
+
+    return unescape(app.test_client(use_cookies=False).get(f"/p/{t.code}/live", headers={"Cookie": f"tc_{t.code}={token}"})
+                    .get_data(as_text=True))
+
+
+def test_every_screen_says_the_seat_is_played_on_the_tablet_and_its_old_phone_why(app, table):
+    t = table("dixit", ("Ann", "Ben", "Cat", "Dan"))
+    old = t.tokens["Ben"]
+    t.phone_gone("Ben")
+    t.act("host", "pass_tablet", seat=t.seats["Ben"], signs_out=False)  # the server's to say: ignored
+    gone = phone_fragment(app, t, old)
+    assert "Ben's turn is played on the tablet" in gone and "this phone was signed out" in gone
+    assert "scan the code: the host gives you your seat back." in gone and f'href="/j/{t.code}"' in gone
+    assert "Ben's turn is played on the tablet." in phone_fragment(app, t, t.tokens["Cat"])  # the other phones
+    live = host_page(app.test_client(), t, "/live").get_data(as_text=True)
+    assert "Ben&#39;s turn is played on the tablet." in live or "Ben's turn is played on the tablet." in live
+    assert "on the tablet" in live
+
+
+def test_undo_takes_back_moves_not_the_pass_and_the_signed_out_phone_stays_out(app, table):
+    """Passing the tablet is no game move: undo takes back the moves made for the seat, never the
+    pass, so no undo hands the seat back to the phone it signed out behind the host's back."""
+    t = table("dixit", ("Ann", "Ben", "Cat", "Dan"))
+    ben, old = t.seats["Ben"], t.tokens["Ben"]
+    t.phone_gone("Ben")
+    t.act("host", "pass_tablet", seat=ben)
+    t.act("host", "claim", position=2, **{"for": ben})
+    assert t.view("host")["undo"]["sentence"] == "Undo where Ben said their card lies?"
+    t.act("host", "undo")
+    assert ben in t.view("host")["waiting_for"] and t.view("host")["players"][1]["phone"] is False
+    assert t.act("Ben", "claim", expect=403, position=1)["gone"] == "tablet"
+    t.act("host", "undo")  # the start itself: the lobby, where the seat is still the tablet's
+    assert t.view("host")["phase"] == "lobby" and t.view("host")["players"][1]["phone"] is False
+    lobby = phone_fragment(app, t, old)
+    assert "scan the code: the host gives you your seat back." in lobby
+    refused = t.act("Ben", "rename", expect=403, seat=ben, name="B")
+    assert refused["error"] == ("Ben's turn is played on the tablet: this phone was signed out. To play on it again, "
+                                "scan the code: the host gives you your seat back.")
+    # In the lobby the signed-out phone asks again with its old credential, and the host gives it the seat.
+    asked = t.client.post(f"/api/v1/rooms/{t.code}/seats", json={"name": "Ben"}, headers={"Authorization": f"Bearer {old}"})
+    assert asked.status_code in (200, 201, 202)
+    request = t.view("host")["requests"][0]
+    assert request["name"] == "Ben" and request["sent_away"] == "tablet"
+    t.act("host", "admit", request=request["id"], seat=ben)
+    assert t.view("host")["players"][1]["phone"] is True
+
+
+def test_undoing_a_late_arrival_whose_seat_was_passed_leaves_no_phone_waiting(table):
+    t = table("dixit", ("Ann", "Ben", "Cat", "Dan"))
+    for name, position in {"Ann": 3, "Ben": 1, "Cat": 2, "Dan": 4}.items():
+        t.act(name, "claim", position=position)
+    for name in ("Ben", "Cat", "Dan"):
+        t.act(name, "vote", position=3)  # revealed: a newcomer may join between rounds
+    asked = t.client.post(f"/api/v1/rooms/{t.code}/seats", json={"name": "Eve"})
+    t.tokens["Eve"] = asked.get_json()["token"]
+    t.act("host", "add_player", request=t.view("host")["requests"][0]["id"])
+    eve = next(p["seat"] for p in t.view("host")["players"] if p["name"] == "Eve")
+    t.seats["Eve"] = eve
+    t.phone_gone("Eve")
+    t.act("host", "pass_tablet", seat=eve)
+    t.act("host", "undo")  # Eve's arrival: her seat goes, and no phone waits (hers was signed out)
+    host = t.view("host")
+    assert [p["name"] for p in host["players"]] == ["Ann", "Ben", "Cat", "Dan"] and host["requests"] == []
+
+
+def test_a_seat_passed_before_phones_were_signed_out_goes_back_to_its_phone():
+    """A log written before this rule kept the phone's credential on a seat on the tablet: that
+    seat is its phone's (the host screen no longer plays it), and ``on`` false gives it back."""
+    from companion.rooms.room import apply_entry, played_from_the_tablet
+    from games.base import HOST, RuleError
+
+    room = Room(code="ABCD", game="dixit", host="h" * 64, seats=(Seat(1, "Ann", "a" * 64),))
+    room = apply_entry(room, {"type": "pass_tablet", "seat": 1, "by": HOST}, 0.0)  # as such a log has it
+    assert room.tablet == frozenset({1}) and room.role_of("a" * 64) == 1 and room.departed == ()
+    with pytest.raises(RuleError):
+        played_from_the_tablet(room, HOST, 1)
+    back = apply_entry(room, {"type": "pass_tablet", "seat": 1, "on": False, "by": HOST}, 0.0)
+    assert back.tablet == frozenset() and back.role_of("a" * 64) == 1

@@ -162,8 +162,16 @@ class Presence:
     def connected(self, code: str, tokens: dict[str, int]) -> set[int]:
         """The seats of room ``code`` whose phone is connected now; ``tokens`` maps each seat's
         token hash to the seat. Read from the store, with this process's own newer sightings."""
+        return self.seats(code, tokens)[0]
+
+    def seats(self, code: str, tokens: dict[str, int]) -> tuple[set[int], set[int]]:
+        """The seats of room ``code`` whose phone is connected now, and those whose phone has been
+        *gone* past the grace period: offline, and last seen (a poll, or the page saying it goes) at
+        least ``GRACE`` seconds ago, or never seen. Only a gone phone's seat may be played from the
+        host screen or skipped (``companion/rooms/door.py``): a page hidden a moment ago (a phone
+        put in a pocket, a glance at a message) still gets the grace period a late poll gets."""
         if not tokens:
-            return set()
+            return set(), set()
         now = self.clock()
         latest = {hashed: (seen, until) for hashed, seen, until in self.store.presence(code)}
         with self._lock:  # the room's phones looked up, not every sighting kept: hundreds at a game night
@@ -171,4 +179,7 @@ class Presence:
                 mine = self._pending.get((code, hashed))
                 if mine is not None and mine[0] >= latest.get(hashed, (-1.0, 0.0))[0]:
                     latest[hashed] = mine
-        return {tokens[hashed] for hashed, (_, until) in latest.items() if hashed in tokens and until > now}
+        here = {tokens[hashed] for hashed, (_, until) in latest.items() if hashed in tokens and until > now}
+        gone = {seat for hashed, seat in tokens.items()
+                if hashed not in latest or now >= max(latest[hashed][1], latest[hashed][0] + GRACE)}
+        return here, gone

@@ -174,12 +174,18 @@ class SeatWithoutPhone(Entry):
 
 
 class PassTablet(Entry):
-    """The host plays a seat from the host screen (``on``: its phone died or is gone) or gives it back
-    to its phone (``on`` false), at any time; the seat keeps its phone's credential meanwhile."""
+    """The host plays a seat from the host screen (``on``: its phone died or is gone), at any time,
+    once that phone has been gone past the grace period; its phone is signed out and told so. ``on``
+    false gives a seat back only to a phone still holding it: a phone takes a seat no phone holds by
+    scanning the code (``admit``)."""
 
     type: Literal["pass_tablet"]
     seat: SeatNumber
     on: Annotated[bool, Field(strict=True)] = True
+    # The server's, as a start's seed (a client's value is overwritten): true in every entry it
+    # records now; an entry without it comes from a log written before phones were signed out, and
+    # replays as it was played then (the seat kept its phone's credential).
+    signs_out: Annotated[bool, Field(strict=True)] = False
     host_only = True
 
 

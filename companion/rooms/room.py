@@ -99,9 +99,10 @@ class Room:
     state: object = None
     moves: Moves = NO_MOVES  # the game actions since the start (and late arrivals), for undo
     start_players: tuple[Player, ...] = ()  # who was seated at the start: undo replays from them
-    # (token hash, why) of phones sent away, the latest last: "dismissed" (a request not let in),
-    # "replaced" (its seat given to another phone), "removed" (its seat removed).
-    departed: tuple[tuple[str, str], ...] = ()
+    # (token hash, why, name) of phones sent away, the latest last: "dismissed" (a request not let
+    # in), "replaced" (its seat given to another phone), "removed" (its seat removed), "tablet" (its
+    # seat played from the host screen); ``name``: the seat's (or the request's) name, to tell the phone.
+    departed: tuple[tuple[str, str, str], ...] = ()
     ended: bool = False
     # The night: tonight's finished games, oldest first (``finished_game``), and the seats that sit
     # the current game out (they keep their phone and their seat for the next one).
@@ -112,8 +113,8 @@ class Room:
     # (companion/photos/), in the order they were first taken.
     photos: tuple[tuple[str, object, str], ...] = ()
     # The seats played from the host screen ("pass the tablet"): a seat added without a phone, or
-    # one whose phone is gone (it keeps that phone's credential until the host gives it back). Only
-    # these can be played from the host screen: the host's move with ``"for": seat`` is that seat's.
+    # one whose phone is gone (that phone is signed out, ``departed`` "tablet"). Only these can be
+    # played from the host screen: the host's move with ``"for": seat`` is that seat's.
     tablet: frozenset[int] = frozenset()
 
     @property
@@ -147,12 +148,18 @@ class Room:
 
     def why_gone(self, hashed: str | None) -> str | None:
         """Why a phone that is no longer in the room was sent away ("dismissed", "replaced",
-        "removed"), or None when the room does not remember it."""
+        "removed", "tablet"), or None when the room does not remember it."""
+        gone = self.farewell(hashed)
+        return gone[0] if gone else None
+
+    def farewell(self, hashed: str | None) -> tuple[str, str] | None:
+        """Why a phone no longer in the room was sent away, and the name it had (its seat's, or
+        the one it asked under), or None when the room does not remember it."""
         if not hashed:
             return None
-        for token, why in reversed(self.departed):
+        for token, why, name in reversed(self.departed):
             if secrets.compare_digest(hashed, token):
-                return why
+                return why, name
         return None
 
 
@@ -177,10 +184,10 @@ def _player_range(engine, options: dict) -> tuple[int, int]:
     return found
 
 
-def _farewell(room: Room, token: str, why: str) -> tuple[tuple[str, str], ...]:
+def _farewell(room: Room, token: str, why: str, name: str) -> tuple[tuple[str, str, str], ...]:
     if not token:  # a seat without a phone: no phone to tell
         return room.departed
-    return (*room.departed, (token, why))[-MAX_DEPARTED:]
+    return (*room.departed, (token, why, name))[-MAX_DEPARTED:]
 
 
 def _check_unique(room: Room, name: str, except_seat: int | None = None) -> None:
@@ -229,8 +236,11 @@ def played_from_the_tablet(room: Room, actor, seat) -> int:
     ``for`` the seat); the move is the seat's, for the game and for undo ("Undo Ann's vote?")."""
     require(actor == HOST, "Only the host screen can play for a player without a phone.")
     require(type(seat) is int, "There is no such seat at this table.")
-    name = _seat(room, seat).name
-    require(seat in room.tablet,
+    held = _seat(room, seat)
+    name = held.name
+    # A seat on the tablet holds no phone's credential (``_pass_tablet`` signed its phone out); one
+    # that still does comes from a log written before phones were signed out, and is its phone's.
+    require(seat in room.tablet and not held.token,
             "%(name)s plays on their own phone: only a player without a phone is played from the host screen.",
             name=name)
     return seat
@@ -291,12 +301,23 @@ def _seat_without_phone(room, entry, at):
 
 
 def _pass_tablet(room, entry, at):
-    """A seat played from the host screen (its phone died), or given back to its phone; at any
-    time, as a phone can drop at any time. A seat added without a phone has no phone to go back to:
-    a phone takes it over by scanning the code (the host gives it the seat, ``admit``)."""
+    """A seat played from the host screen (its phone died), at any time, as a phone can drop at any
+    time; the companion records it only when the seat's phone is gone (``companion/rooms/door.py``).
+    Its phone is signed out (``departed`` "tablet"): it is told so, and sees the seat no more, so
+    the host screen never plays a seat behind a phone's back. Like a seat added without a phone, it
+    goes back to a phone only when a phone scans the code and the host gives it the seat (``admit``):
+    ``on`` false is refused for a seat that holds no phone's credential. (A log written before
+    phones were signed out has entries without ``signs_out``: they replay as they were played, the
+    seat keeping its phone's credential, and going back to it with ``on`` false.)"""
     seat = _seat(room, entry.seat)
-    if entry.on:
+    if entry.on and not entry.signs_out:
         return evolve(room, tablet=room.tablet | {seat.seat})
+    if entry.on:
+        seats = tuple(evolve(s, token="") if s.seat == seat.seat else s for s in room.seats)
+        return evolve(room, seats=seats, tablet=room.tablet | {seat.seat},
+                      departed=_farewell(room, seat.token, "tablet", seat.name))
+    if seat.seat not in room.tablet:
+        return room  # played from its phone already: nothing to do
     require(bool(seat.token), "%(name)s has no phone yet: a phone takes this seat by scanning the code.",
             name=seat.name)
     return evolve(room, tablet=room.tablet - {seat.seat})
@@ -329,7 +350,7 @@ def _remove(room, entry, at):
     require(not room.started, "Seats can only be removed before the game starts.")
     seat = _seat(room, entry.seat)
     return evolve(room, seats=tuple(s for s in room.seats if s.seat != seat.seat),
-                  departed=_farewell(room, seat.token, "removed"), sitting_out=room.sitting_out - {seat.seat},
+                  departed=_farewell(room, seat.token, "removed", seat.name), sitting_out=room.sitting_out - {seat.seat},
                   tablet=room.tablet - {seat.seat})
 
 
@@ -374,7 +395,7 @@ def _admit(room, entry, at):
     seats = tuple(evolve(s, token=request.token) if s.seat == seat.seat else s for s in room.seats)
     # A seat played from the host screen that a phone takes over is that phone's from now on.
     return evolve(room, seats=seats, requests=tuple(r for r in room.requests if r is not request),
-                  departed=_farewell(room, seat.token, "replaced"), tablet=room.tablet - {seat.seat})
+                  departed=_farewell(room, seat.token, "replaced", seat.name), tablet=room.tablet - {seat.seat})
 
 
 def _add_player(room, entry, at):
@@ -399,7 +420,7 @@ def _add_player(room, entry, at):
 def _dismiss(room, entry, at):
     request = _waiting(room, entry.request)
     return evolve(room, requests=tuple(r for r in room.requests if r is not request),
-                  departed=_farewell(room, request.token, "dismissed"))
+                  departed=_farewell(room, request.token, "dismissed", request.name))
 
 
 def _replayed(room: Room, moves) -> object:
@@ -424,12 +445,35 @@ def _undo(room, entry, at):
     kept = room.moves.without_last()
     room = evolve(room, state=_replayed(room, kept), moves=kept)
     if actor == ARRIVAL:
-        # The newcomer's seat goes, and their phone waits for the host again.
+        # The newcomer's seat goes, and their phone waits for the host again (unless the seat was
+        # passed to the tablet meanwhile: that phone was signed out, and no phone waits).
         seat = _seat(room, action["seat"])
         room = evolve(room, seats=tuple(s for s in room.seats if s.seat != seat.seat),
-                      requests=room.requests + (Request(room.next_request, seat.name, seat.token),),
-                      next_request=room.next_request + 1)
+                      tablet=room.tablet - {seat.seat})
+        if seat.token:
+            room = evolve(room, requests=room.requests + (Request(room.next_request, seat.name, seat.token),),
+                          next_request=room.next_request + 1)
     return room
+
+
+def seat_acted_against(room: Room, body: dict) -> Seat | None:
+    """The seat held by a phone that a host's entry would take from it (``pass_tablet``) or whose own
+    move it would take away (a game move declaring ``against``, ``skip``), or None for any other
+    entry. The companion records such an entry only when that phone is gone (``companion/rooms/door.py``):
+    presence is no part of the log, so it is checked before the entry is recorded, not here."""
+    if body.get("by") != HOST or room.ended:
+        return None
+    kind = body.get("type")
+    if kind == "pass_tablet":
+        named = body.get("seat") if body.get("on", True) is True else None
+    elif entries.is_lobby(kind) or not room.started:
+        return None
+    else:
+        model = room.engine.ACTIONS.models.get(kind) if isinstance(kind, str) else None
+        named = body.get(model.against) if model is not None and model.against else None
+    if type(named) is not int:
+        return None  # no seat, or not one: the rules refuse it in their own words
+    return next((s for s in room.seats if s.seat == named and s.token), None)
 
 
 def undo_question(room: Room) -> RuleError | None:

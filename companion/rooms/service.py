@@ -9,13 +9,13 @@ from __future__ import annotations
 import secrets
 import time
 from collections import OrderedDict
-from typing import Iterable
 
 from games import GAMES
 from games.base import HOST, RuleError, evolve, normalize_options
 
 from companion.live import cooperative
-from companion.rooms import room as rooms
+from companion.rooms import door, room as rooms
+from companion.rooms.door import farewell_of
 from companion.rooms.entries import LANGUAGES
 from companion.live.changes import Changes
 from companion.live.presence import Presence
@@ -40,7 +40,8 @@ class NoSuchRoom(Exception):
 
 class NotSeated(Exception):
     """The token names nobody who may act in the room: ``args[0]`` is None (no seat, or no longer),
-    or the ``("request", id)`` of a phone the host has not let in yet."""
+    or the ``("request", id)`` of a phone the host has not let in yet; ``args[1]``, for a phone the
+    room sent away, why (a ``door.Farewell``), else None."""
 
 
 class Rooms:
@@ -147,6 +148,9 @@ class Rooms:
         body["by"] = actor
         if body.get("type") == "start":
             body["seed"] = secrets.randbits(62)
+        # Which phones are gone, read before the write lock (a read of the store inside a write would
+        # hold two connections), only for an entry that may act against a seat (companion/rooms/door.py).
+        gone = self._gone_phones(code) if door.may_act_against(body) else frozenset()
 
         def record(tx) -> tuple[rooms.Room, object]:
             info = tx.room()  # read under the write lock: no other writer can move it on
@@ -162,12 +166,13 @@ class Rooms:
             if hashed is not None:
                 who = room.role_of(hashed)
                 if who is None or isinstance(who, tuple):
-                    raise NotSeated(who)
+                    raise NotSeated(who, None if who else farewell_of(room, hashed))
                 entry = dict(body, by=who)
             now = self.clock()
             changed = rooms.apply_entry(room, entry, now)
             if changed is room or changed == room:
                 return room, entry["by"]
+            door.check(room, entry, gone)  # the host takes no seat from a phone still here
             if beside is not None:
                 beside(tx, entry, now)
             if changed.ended and not room.ended or room.photos and not changed.photos:
@@ -208,27 +213,44 @@ class Rooms:
                     self._rendered.popitem(last=False)
         return body
 
-    def view(self, room: rooms.Room, viewer, connected: Iterable[int] | None = None) -> dict:
+    def view(self, room: rooms.Room, viewer, connected: tuple | None = None) -> dict:
         """What ``viewer`` may see of the room (``rooms.view``), with the photos they may take and
-        see, and for the host whether each player's phone is connected (``connected``: the seats
-        whose phone is, when the caller has read them already for its :meth:`presence_key`)."""
+        see, and for the host whether each player's phone is connected or gone (``connected``: the
+        seats whose phone is connected and those whose phone is gone, when the caller has read them
+        already for its :meth:`presence_key`)."""
         out = rooms.view(room, viewer)
         photos = photo_view(room, viewer)
         if photos is not None:
             out["photos"] = photos
         if viewer == HOST:
-            here = self.connected(room) if connected is None else frozenset(connected)
-            out["players"] = [dict(p, connected=p["seat"] in here) for p in out["players"]]
+            here, gone = self.phones(room) if connected is None else connected
+            # ``gone``: the phone has been offline past the grace period, so the host screen may
+            # take the seat over or skip it (companion/rooms/door.py); a seat without one is neither.
+            out["players"] = [dict(p, connected=p["seat"] in here, gone=p["seat"] in gone) for p in out["players"]]
         return out
 
     def connected(self, room: rooms.Room) -> frozenset[int]:
         """The seats of ``room`` whose phone is connected now (companion/live/presence.py)."""
-        return frozenset(self.presence.connected(room.code, {s.token: s.seat for s in room.seats if s.token}))
+        return self.phones(room)[0]
+
+    def _gone_phones(self, code: str) -> frozenset[str]:
+        """The token hashes of room ``code``'s phones that have been gone past the grace period."""
+        tokens = {s.token: s.seat for s in self.get(code).seats if s.token}
+        gone = self.presence.seats(code, tokens)[1]
+        return frozenset(hashed for hashed, seat in tokens.items() if seat in gone)
+
+    def phones(self, room: rooms.Room) -> tuple[frozenset[int], frozenset[int]]:
+        """The seats of ``room`` whose phone is connected now, and those whose phone is gone."""
+        here, gone = self.presence.seats(room.code, {s.token: s.seat for s in room.seats if s.token})
+        return frozenset(here), frozenset(gone)
 
     def presence_key(self, room: rooms.Room, viewer) -> tuple:
         """What a rendered view depends on besides the room's version: for the host, who is
-        connected (presence does not move the version)."""
-        return tuple(sorted(self.connected(room))) if viewer == HOST else ()
+        connected and who is gone (presence does not move the version)."""
+        if viewer != HOST:
+            return ()
+        here, gone = self.phones(room)
+        return tuple(sorted(here)), tuple(sorted(gone))
 
     def _seated(self, code: str, hashes: set[str]) -> set[str]:
         """Which of ``hashes`` hold a seat of room ``code`` now (none when there is no such room):

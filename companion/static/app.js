@@ -356,8 +356,8 @@
   // A phone's page says at once when it goes (hidden, closed) and when it is back, by a beacon;
   // its polls say the rest. The host screen asks every few seconds which phones are connected
   // (presence moves no version, so the fragment's polls would not tell it) and marks the seats
-  // ([data-presence-seat]: class "offline") and the offers beside an awaited offline seat
-  // ([data-presence-offer]: shown). A fresh fragment comes with the presence of its moment.
+  // ([data-presence-seat]: class "offline") and the offers beside an awaited seat whose phone is
+  // gone past the grace period ([data-presence-offer]: shown). A fresh fragment comes with the presence of its moment.
   var presenceUrl = (document.body.dataset.actions || "").replace(/\/actions$/, "/presence");
   if (role === "seat" && live && presenceUrl && navigator.sendBeacon) {
     var said = null;
@@ -373,8 +373,8 @@
   var presence = { timer: null, last: null };
   function markPresence(data) {
     presence.last = data;
-    var connected = {};
-    data.players.forEach(function (p) { connected[p.seat] = p.connected || !p.phone; });
+    var connected = {}, gone = {};
+    data.players.forEach(function (p) { connected[p.seat] = p.connected || !p.phone; gone[p.seat] = !!p.gone; });
     var waiting = data.waiting_for || [];
     Array.prototype.forEach.call(live.querySelectorAll("[data-presence-seat]"), function (el) {
       var seat = el.dataset.presenceSeat;
@@ -389,7 +389,8 @@
       && waiting.some(function (seat) { return connected[seat] !== false; });
     Array.prototype.forEach.call(live.querySelectorAll("[data-presence-offer]"), function (el) {
       var seat = parseInt(el.dataset.presenceOffer, 10);
-      el.hidden = nobodyBlocks || !(connected[seat] === false && waiting.indexOf(seat) !== -1);
+      // Offered once the phone is gone past the grace period: the server refuses both moves before.
+      el.hidden = nobodyBlocks || !(gone[seat] && waiting.indexOf(seat) !== -1);
       any = any || !el.hidden;
     });
     if (offers) offers.hidden = !any;

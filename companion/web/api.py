@@ -15,6 +15,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 from companion import jsonio
 from companion.live.polling import etag
 from companion.rooms.entries import SERVER_ENTRIES, NewRoom, TakeSeat, read_request
+from companion.rooms.door import Farewell, PhoneStillHere, farewell_of
 from companion.rooms.room import token_hash
 from companion.rooms.service import NoFreeCode, NoSuchRoom, NotSeated
 from companion.storage.sqlite import StaleVersion
@@ -55,6 +56,11 @@ def _too_long(error):
 @bp.errorhandler(RuleError)
 def _rule_error(error: RuleError):
     return jsonify(error=say(error)), 400
+
+
+@bp.errorhandler(PhoneStillHere)
+def _phone_still_here(error: PhoneStillHere):
+    return jsonify(error=say(error)), 409  # the table's state (a phone here) conflicts, not the request
 
 
 @bp.errorhandler(NoSuchRoom)
@@ -153,12 +159,18 @@ def join_url(code: str) -> str:
 def _not_seated(error: NotSeated):
     if isinstance(error.args[0], tuple):
         return jsonify(error=gettext("The host has not let this phone in yet.")), 403
+    farewell = error.args[1] if len(error.args) > 1 else None
+    if farewell is not None and farewell.why == "tablet":
+        return jsonify(error=say(farewell.sentence), gone=farewell.why), 403
     return jsonify(error=gettext("This phone no longer has a seat at this table. Scan the code to join again.")), 403
 
 
 def view_body(service, room, viewer) -> bytes:
     """The viewer's view as JSON, rendered once per room version and viewer in this process (and
-    for the host, per set of connected phones)."""
+    for the host, per set of connected phones). A phone the room signed out (a :class:`Farewell`)
+    reads the table's view and why (``gone``: ``{"why", "sentence"}``), not kept: it asks once."""
+    if isinstance(viewer, Farewell):
+        return jsonio.dumps({**service.view(room, None), "gone": {"why": viewer.why, "sentence": str(viewer.sentence)}})
     here = service.presence_key(room, viewer)
     return service.memo(("json", room.code, room.host, room.version, viewer, here),
                         lambda: jsonio.dumps(service.view(room, viewer, here)))
@@ -224,6 +236,12 @@ def room_view(service, environ: dict, code: str):
         # ``?for=<seat>``: the host reads the view of a seat it plays ("pass the tablet"), as the
         # cover shows it; the same checks and sentences as a move made ``for`` that seat.
         viewer = identity.played_for(room, viewer, played_for[0])
+    elif viewer is None:
+        # A phone the room signed out (its seat passed to the tablet): its view says so.
+        token = identity.presented_token(room.code, environ=environ)
+        farewell = farewell_of(room, token_hash(token)) if token else None
+        if farewell is not None and farewell.why == "tablet":
+            return room, farewell
     return room, viewer
 
 
@@ -240,6 +258,9 @@ def act(service, environ: dict, code: str):
         raise ApiError(400, lazy_gettext("Say what to do: the action needs a type."))
     if kind in SERVER_ENTRIES:
         raise ApiError(400, lazy_gettext("That is not something to do during a game."))
+    if kind == "pass_tablet":
+        # The server's, as a start's seed: this rule signs the seat's phone out (rooms/entries.py).
+        data["signs_out"] = True
     expected = data.pop("version", None)
     if expected is not None and (type(expected) is not int or not 0 <= expected <= 2**53):
         raise ApiError(400, lazy_gettext("The version must be a whole number."))

@@ -32,7 +32,7 @@ from companion.web.layers import MAX_BODY
 bp = Blueprint("openapi", __name__)
 
 ERROR = {"$ref": "#/components/schemas/Error"}
-SERVERS_OWN = ("by", "seed")
+SERVERS_OWN = ("by", "seed", "signs_out")
 
 # --- strict JSON Schema -------------------------------------------------------------------------
 
@@ -115,6 +115,8 @@ VERSION = {"type": ["integer", "null"], "minimum": 0, "maximum": LIMIT,
 BY = {"readOnly": True, "description": "Who acted: the server's to fill in from the credential; a value "
                                        "sent is ignored."}
 SEED = {"readOnly": True, "description": "The game's seed: the server draws it; a value sent is ignored."}
+SIGNS_OUT = {"readOnly": True, "description": "The server's: the seat's phone is signed out (always, now); a "
+                                            "value sent is ignored."}
 FOR = {"type": "integer", "minimum": 0, "maximum": 10_000,
        "description": "The host's only: the seat of a player without a phone (\"phone\": false in the view) "
                       "whose move the host screen makes; refused for a seat with a phone."}
@@ -303,7 +305,7 @@ def document() -> dict:
         if required:
             schema["required"] = required
         schema["description"] = "The host's: " + (model.__doc__ or "").strip()
-        extra = {"seed": SEED} if "seed" in model.model_fields else {}
+        extra = {name: said for name, said in (("seed", SEED), ("signs_out", SIGNS_OUT)) if name in model.model_fields}
         components[key] = _as_sent(schema, **extra)
         actions.append(_ref(key))
     scoring_paths = {}

@@ -76,7 +76,9 @@ def host_key(code, token):
 
 
 def _live_context(room, viewer, gone=None, here=None):
-    context = {"room": room, "v": rooms().view(room, viewer, here), "viewer": viewer, "gone": gone,
+    """A screen's template context; ``gone``: for a phone the room sent away, (why, its name then)."""
+    why, name = gone or (None, None)
+    context = {"room": room, "v": rooms().view(room, viewer, here), "viewer": viewer, "gone": why, "gone_name": name,
                "option_fields": forms.option_fields(room.engine.Options) if not room.started else [],
                "join_url": join_url(room.code), "poll_ms": current_app.config["POLL_MS"],
                "poll_wait": current_app.config["POLL_WAIT"]}
@@ -110,7 +112,7 @@ def _live_fragment(code, role_hint, template):
     gone = None
     if viewer is None and role_hint == "seat":  # a phone without a seat: the room may remember why
         token = identity.presented_token(room.code, role_hint)
-        gone = room.why_gone(token_hash(token)) if token else None
+        gone = room.farewell(token_hash(token)) if token else None
     here = rooms().presence_key(room, viewer)
     key = ("html", template, room.code, room.host, room.version, viewer, gone, str(get_locale()),
            request.cookies.get("tc_lang"), request.cookies.get(wifi.COOKIE), request.host, here)

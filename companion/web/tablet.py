@@ -1,7 +1,8 @@
 """Players without a phone: "pass the tablet" (issue 18, section 2).
 
 A seat added without a phone (the host's ``seat_without_phone``, in the lobby) or whose phone is
-gone (``pass_tablet``) is played from the host screen (``Room.tablet``). When the game waits for
+gone (``pass_tablet``: accepted only once that phone has been offline past the grace period, and it
+signs that phone out, ``companion/rooms/door.py``) is played from the host screen (``Room.tablet``). When the game waits for
 such a seat, the host screen offers "Pass the tablet to Ann" (``templates/tablet_offer.html``): a
 privacy cover over the whole page hides the table and says whose turn it is ("Ann: tap when only
 you are looking"); on her tap the page asks this blueprint for her own phone screen
@@ -28,7 +29,7 @@ from markupsafe import escape
 from games.base import HOST, RuleError
 
 from companion.photos.service import view_of as photo_view
-from companion.rooms.room import Room
+from companion.rooms.room import Room, played_from_the_tablet
 from companion.web import identity
 from companion.web.api import normal_code
 from companion.web.i18n import say
@@ -59,10 +60,10 @@ def seat_screen(code: str, seat: int):
     name = _seat_name(room, seat)
     if name is None:
         return _refused(say(RuleError("There is no such seat at this table.")), 404)
-    if seat not in room.tablet:
-        return _refused(say(RuleError(
-            "%(name)s plays on their own phone: only a player without a phone is played from the host screen.",
-            name=name)), 403)
+    try:  # the rule every move made for a seat passes: only a seat no phone holds
+        played_from_the_tablet(room, HOST, seat)
+    except RuleError as refusal:
+        return _refused(say(refusal), 403)
     if not room.started or room.ended:
         # Nothing to play (the game went back to the lobby, or the table closed): the cover closes.
         body = render_template("tablet_seat.html", room=room, viewer=seat, name=name, v=None)
