@@ -13,6 +13,8 @@ what a stranger can ask of this part of the server is a dictionary look-up.
 
 from __future__ import annotations
 
+import os
+
 from flask import Blueprint, Flask, current_app, redirect, render_template
 from flask_babel import gettext
 
@@ -31,9 +33,10 @@ def init_app(app: Flask, static: StaticFiles) -> None:
         raise RuntimeError(f"the inkblot cards {missing[:5]}... are not drawn in {inkblots.FOLDER}: "
                            "run python -m companion.inkblots")
     urls = {}
+    stats = {entry.path: entry.stat() for entry in os.scandir(inkblots.FOLDER)}  # one listing, not 300 stat calls
     for number in inkblots.numbers():  # the cards alone: not the folder's Python files
         urls[number] = PREFIX + drawn[number]
-        static.add_file_to_dictionary(urls[number], str(inkblots.FOLDER / drawn[number]))
+        static.add_file_to_dictionary(urls[number], str(inkblots.FOLDER / drawn[number]), stat_cache=stats)
     app.extensions["blots"] = urls
 
 
