@@ -22,7 +22,9 @@ How a blot is drawn (all chance comes from a generator seeded by the card number
   in two tones: the whole stain, and a denser core where the ink pooled. Specks too small for the
   grid are added as tiny circles, mirrored like everything else.
 
-Pure: no I/O, no clock, no shared state; the result depends on ``number`` only.
+Pure: no I/O, no clock, no shared state; the result depends on ``number`` only. Drawing a card
+takes 30-150 ms, so no request draws one: the cards 1 to :data:`CARDS` are drawn once, by
+``python -m companion.inkblots``, and shipped as files the server serves as they are.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from __future__ import annotations
 import math
 import random
 
+CARDS = 100  # the virtual cards are numbered 1..CARDS, as many as a box of blots; the games deal from them
 WIDTH = 400
 HEIGHT = 300
 STEP = 2.5  # grid spacing of the traced field, in SVG units

@@ -100,7 +100,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import ConfigDict, Field
 
-from games import content
+from games import content, inkblots
 from games.base import (
     HOST, TABLE, Action, Actions, Declared, GameOptions, Int, N_, Name, Player, Reason, RuleError, Say,
     Score, Standings, Table, Word, envelope, evolve, is_number, moves_for, ranking, read_model,
@@ -115,7 +115,7 @@ TITLE = "Rorschach (2008)"
 MIN_PLAYERS, MAX_PLAYERS = 3, 8
 MAX_BLOTS = MAX_PLAYERS - 1
 QUESTION_DECK = "rorschach_questions"
-BLOT_CARDS = 100  # virtual inkblot cards 1..100, pictures from games.inkblots.inkblot_svg
+BLOT_CARDS = inkblots.CARDS  # virtual inkblot cards 1..100, pictures from games.inkblots.inkblot_svg
 MIN_BLOTS = 2
 
 # The colours of the dice, in seating order, each with a letter for colour-blind players.

@@ -94,6 +94,7 @@ from games.base import (
 )
 from games.base import Deck, OwnCardLines, public_options, OwnCards, OwnCardsOptions, deck_field, own_cards_field, own_deck, whole_card
 from games.base import NC_
+from games import inkblots
 from games.content import deck
 
 NAME = "rorschach-teams"
@@ -109,7 +110,7 @@ WORD_SLOTS = ("A", "B", "C")
 IMAGE_SLOTS = (1, 2, 3, 4)
 WIN_POINTS, WIN_LEAD = 4, 2
 WORD_DECK = "rorschach_words"
-IMAGE_CARDS = 100  # virtual inkblot cards 1..100
+IMAGE_CARDS = inkblots.CARDS  # virtual inkblot cards 1..100 (games.inkblots)
 WORD_CHARS = 60  # the most characters of a word as a move or a scoring request names it
 IMAGE_CHARS = 40  # the most characters of an image's name in a scoring request
 

@@ -1,9 +1,10 @@
 """Virtual inkblots: deterministic, distinct, mirror-symmetric, valid SVG; a fraction of the bytes of
-every traced point, drawn the same."""
+every traced point, drawn the same; and the files the server ships are what the generator draws."""
 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import io
 import re
 import xml.etree.ElementTree as ET
@@ -14,6 +15,7 @@ import pytest
 import resvg_py
 from PIL import Image, ImageChops
 
+from companion import inkblots as shipped
 from games import inkblots
 from games.inkblots import inkblot_svg
 
@@ -66,8 +68,28 @@ def test_the_same_number_always_draws_the_same_blot():
     assert inkblot_svg(17) == inkblot_svg(17)
 
 
-def test_a_hundred_cards_give_a_hundred_different_blots():
-    shapes = {ET.fromstring(inkblot_svg(n)).find(f"{SVG}path").get("d") for n in range(1, 101)}
+@pytest.fixture(scope="module")
+def every_card() -> dict[int, str]:
+    """Every card a game can deal, drawn (3-4 s in all: drawn once for the tests that need them all)."""
+    return {n: inkblot_svg(n) for n in range(1, inkblots.CARDS + 1)}
+
+
+def test_the_shipped_files_are_every_card_as_the_generator_draws_it(every_card):
+    # The server serves companion/inkblots/ and never draws (companion/web/blots.py): after a change
+    # of games/inkblots.py, `python -m companion.inkblots` draws them again, or this fails.
+    names = shipped.files()
+    assert sorted(names) == list(shipped.numbers()) == sorted(every_card)
+    assert sorted(p.name for p in shipped.FOLDER.glob("*.svg*")) == sorted(
+        [*names.values(), *(name + ".gz" for name in names.values())])  # nothing else is served there
+    for number, name in names.items():
+        data = (shipped.FOLDER / name).read_bytes()
+        assert data == every_card[number].encode(), f"{name} is not card {number} as drawn now"
+        assert name == f"{number}.{hashlib.sha256(data).hexdigest()[:12]}.svg"
+        assert gzip.decompress((shipped.FOLDER / f"{name}.gz").read_bytes()) == data
+
+
+def test_a_hundred_cards_give_a_hundred_different_blots(every_card):
+    shapes = {ET.fromstring(svg).find(f"{SVG}path").get("d") for svg in every_card.values()}
     assert len(shapes) == 100
 
 
@@ -160,6 +182,6 @@ def test_the_comparison_sees_a_different_blot():
     assert mean > 10 and flipped > 0.05, (mean, flipped)
 
 
-def test_blots_are_small():
-    sizes = [len(inkblot_svg(n).encode()) for n in range(1, 41)]
+def test_blots_are_small(every_card):
+    sizes = [len(every_card[n].encode()) for n in range(1, 41)]
     assert max(sizes) < 15_000 and sum(sizes) / len(sizes) < 10_000, sizes  # traced: 29.6 KB on average

@@ -24,6 +24,8 @@ def test_the_wheel_carries_templates_static_files_and_card_decks(tmp_path):
     assert {"companion/static/app.js", "companion/static/app.css"} <= names
     decks = {f"games/{p.relative_to(ROOT / 'games')}" for p in (ROOT / "games" / "content").rglob("*.txt")}
     assert decks <= names
+    blots = {f"companion/inkblots/{p.name}" for p in (ROOT / "companion" / "inkblots").glob("*.svg*")}
+    assert len(blots) == 200 and blots <= names  # every card and its .gz: the server never draws one
     modules = {str(p.relative_to(ROOT)) for p in (ROOT / "companion").rglob("*.py")}
     assert "companion/server/cli.py" in modules and modules <= names  # every subpackage too
     for language in ("en", "it", "pl"):  # compiled catalogues: no compile step after pip install

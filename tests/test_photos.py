@@ -19,7 +19,7 @@ from companion.web import limits
 from games import GAMES
 from games.base import HOST, TABLE, NO_PHOTOS, Photos, PhotoSlot, Player, photos_of
 
-from tests import toy_game
+from tests import hostile_photos, toy_game
 from tests.test_toy_game import toy  # noqa: F401 - High Card registered for a test
 
 GPS = 0x8825  # the EXIF pointer to the GPS coordinates
@@ -161,6 +161,41 @@ def test_a_png_whose_text_is_a_zip_bomb_is_refused():
     assert len(out.getvalue()) < 50_000
     with pytest.raises(Exception, match="could not be read"):
         images.check_photo(out.getvalue())
+
+
+# The work one check may cost, whatever the file (docs/SECURITY.md, "Limits"): one decoding of at
+# most 2048 x 2048 px, at most four scalings and five JPEG encodings; a file of more pieces than a
+# decoder should walk is refused before any decoding.
+MOST_DECODED, MOST_SCALINGS, MOST_ENCODINGS = 2048 * 2048, 4, 5
+REFUSED_UNREAD = {"jpeg-24000-scans", "jpeg-100000-segments", "png-30000-chunks"}
+
+
+@pytest.mark.parametrize("name", sorted(hostile_photos.CASES))
+def test_the_costliest_photos_are_checked_within_the_bound_of_work_or_refused_unread(name):
+    # Before issue 29 the JPEG of 24,000 scans was decoded (81-93 s of CPU), noise was encoded up to
+    # 16 times, and every file of thousands of pieces was walked to its end.
+    upload = hostile_photos.CASES[name]()
+    assert len(upload) <= images.MAX_UPLOAD_BYTES
+    with hostile_photos.Work() as work:
+        if name in REFUSED_UNREAD:
+            with pytest.raises(Exception, match="could not be read"):
+                images.check_photo(upload)
+        else:
+            kept = images.check_photo(upload)
+            assert max(kept.width, kept.height) <= images.STORED_SIDE and len(kept.data) <= images.STORED_BYTES
+    if name in REFUSED_UNREAD:
+        assert (work.decoded, work.scalings, work.encodings) == (0, 0, 0)
+    else:
+        assert 0 < work.decoded <= MOST_DECODED
+        assert work.scalings <= MOST_SCALINGS and 1 <= work.encodings <= MOST_ENCODINGS
+
+
+@pytest.mark.parametrize("params", [{"progressive": True}, {"progressive": True, "optimize": True},
+                                    {"exif": phone_exif().tobytes(), "icc_profile": b"\0" * 200_000}],
+                         ids=["progressive", "progressive-optimized", "exif-and-a-large-profile"])
+def test_a_jpeg_as_encoders_write_it_has_few_enough_pieces_to_be_kept(params):
+    kept = images.check_photo(jpeg(size=(1200, 900), **params))
+    assert (kept.width, kept.height) == (1200, 900)
 
 
 # --- the contract -------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import re
+import sys
 
 import pytest
 import requests
@@ -21,6 +22,7 @@ from companion.web.layers import DATA_HEADERS
 from tests.test_assets import FINGERPRINT, LINKED, STATIC, TEMPLATES
 
 YEAR = {"public", "max-age=31536000", "immutable"}
+BLOT_FILE = re.compile(r"/blots/(\d+)\.([0-9a-f]{12})\.svg")  # a card's file (companion/inkblots/)
 PLAYERS = ("Ann", "Ben", "Cat", "Dan")
 
 
@@ -107,20 +109,58 @@ def test_a_new_content_gets_a_new_name_and_a_restart_reuses_what_it_built(app, t
     assert [b.stat().st_ino for b in (tmp_path / "instance" / "assets").iterdir()] == [made]
 
 
-def test_a_blot_is_lean_gzipped_for_a_client_that_takes_it_and_cached(client):
-    plain = client.get("/blots/48.svg")
-    zipped = client.get("/blots/48.svg", headers={"Accept-Encoding": "gzip"})
+def blot_links(client, table) -> list[str]:
+    """The blots a Rorschach host screen of four links (three of them)."""
+    t = table(game="rorschach", players=PLAYERS)
+    page = client.get(f"/host/{t.code}", headers=t.headers("host")).get_data(as_text=True)
+    return re.findall(r'src="(/blots/[^"]+)"', page)
+
+
+def test_a_blot_is_lean_gzipped_for_a_client_that_takes_it_and_cached_for_a_year(app, table):
+    client = app.test_client(use_cookies=False)
+    links = blot_links(client, table)
+    assert len(links) == 3 and all(BLOT_FILE.fullmatch(url) for url in links), links
+    url = links[0]
+    plain = client.get(url)
+    zipped = client.get(url, headers={"Accept-Encoding": "gzip"})
     assert plain.mimetype == "image/svg+xml" and plain.data.startswith(b"<svg")
-    assert len(plain.data) < 15_000  # drawn with every traced point, this card was 41 KB
+    assert len(plain.data) < 15_000  # drawn with every traced point, a card was 17-43 KB
     assert zipped.headers["Content-Encoding"] == "gzip" and gzip.decompress(zipped.data) == plain.data
     assert len(zipped.data) < 6_000
+    assert BLOT_FILE.fullmatch(url)[2] == hashlib.sha256(plain.data).hexdigest()[:12]
     for response in (plain, zipped):
         assert "accept-encoding" in response.headers.get("Vary", "").lower()
-        assert "public" in directives(response)
+        assert directives(response) == YEAR
         assert response.headers.get("X-Content-Type-Options") == "nosniff"
-    again = client.get("/blots/48.svg", headers={"Accept-Encoding": "gzip", "If-None-Match": zipped.headers["ETag"]})
+    again = client.get(url, headers={"Accept-Encoding": "gzip", "If-None-Match": zipped.headers["ETag"]})
     assert again.status_code == 304
-    assert plain.headers["ETag"] != zipped.headers["ETag"]  # one tag per encoding
+    for response in (plain, zipped, again):
+        response.close()
+
+
+def test_no_request_draws_a_blot(app, table, monkeypatch):
+    # Drawing a card costs 30-150 ms of CPU: the server serves the files drawn before it was built
+    # (companion/inkblots/), whatever is asked, so the generator failing changes no answer.
+    def refuse(number):
+        raise AssertionError(f"a request drew blot {number}")
+    for name, module in list(sys.modules.items()):
+        if name == "games.inkblots" or (name.startswith("companion") and hasattr(module, "inkblot_svg")):
+            monkeypatch.setattr(module, "inkblot_svg", refuse)
+    client = app.test_client(use_cookies=False)
+    assert len(blot_links(client, table)) == 3
+    for number in range(1, 101):
+        plain = client.get(f"/blots/{number}.svg")
+        assert plain.status_code == 302 and BLOT_FILE.fullmatch(plain.headers["Location"])[1] == str(number)
+        served = client.get(plain.headers["Location"])
+        assert served.status_code == 200 and served.data.startswith(b"<svg")
+        served.close()
+
+
+@pytest.mark.parametrize("number", [0, 101, 10_000, 2 ** 40])
+def test_a_card_no_game_deals_is_a_404_with_a_sentence(client, number):
+    response = client.get(f"/blots/{number}.svg")
+    assert response.status_code == 404 and response.mimetype == "text/html"
+    assert f"There is no inkblot number {number}: they are numbered 1 to 100." in response.get_data(as_text=True)
 
 
 def test_the_qr_codes_img_has_the_size_of_its_picture(app, table):
@@ -152,13 +192,41 @@ def test_through_the_real_server_a_phone_page_with_its_blots_is_a_small_download
 
     page, body = wire(f"/p/{room['code']}", Authorization=f"Bearer {tokens['Ann']}")
     html = body.decode() if "Content-Encoding" not in page.headers else gzip.decompress(body).decode()
-    links = [url for url, _ in LINKED.findall(html)] + re.findall(r'src="(/blots/\d+\.svg)"', html)
+    links = [url for url, _ in LINKED.findall(html)] + re.findall(r'src="(/blots/[^"]+)"', html)
     assert len(re.findall(r"/blots/", " ".join(links))) == 3
     total = len(body)
     for url in links:
         response, data = wire(url)
         assert response.headers.get("Content-Encoding") == "gzip", url
-        if "/blots/" not in url:
-            assert directives(response) == YEAR, url
+        assert directives(response) == YEAR, url
         total += len(data)
     assert total < 40_000, total
+
+
+@pytest.mark.server
+def test_through_the_real_server_every_blot_is_a_static_file_and_no_number_draws_one(server):
+    """A stranger asking for every card in a row, and for cards no game deals (issue 29: each new
+    number used to be drawn on the request, 100-150 ms of CPU, for anyone): each card is a file the
+    static layer serves (its fingerprinted name, a year's immutable cache, the file's ETag and
+    Last-Modified, gzip), the plain name a redirect to it, any other number a 404 with a sentence."""
+    session = requests.Session()
+    seen = set()
+    for number in range(1, 101):
+        plain = session.get(f"{server.url}/blots/{number}.svg", allow_redirects=False)
+        assert plain.status_code == 302, (number, plain.status_code)
+        url = plain.headers["Location"]
+        name = BLOT_FILE.fullmatch(url)
+        assert name and name[1] == str(number), url
+        served = session.get(server.url + url, headers={"Accept-Encoding": "gzip"})
+        assert served.status_code == 200 and served.headers["Content-Type"] == "image/svg+xml", url
+        assert directives(served) == YEAR and served.headers.get("Content-Encoding") == "gzip", url
+        assert served.headers.get("ETag") and served.headers.get("Last-Modified"), url
+        assert name[2] == hashlib.sha256(served.content).hexdigest()[:12], url
+        seen.add(served.content)
+        again = session.get(server.url + url, headers={"If-None-Match": served.headers["ETag"]})
+        assert again.status_code == 304, url
+    assert len(seen) == 100
+    for number in (0, 101, 10_000, 2 ** 40):
+        refused = session.get(f"{server.url}/blots/{number}.svg")
+        assert refused.status_code == 404, number
+        assert f"There is no inkblot number {number}: they are numbered 1 to 100." in refused.text

@@ -7,7 +7,6 @@ render and every update come from the same template.
 
 from __future__ import annotations
 
-import gzip
 import io
 import re
 from pathlib import Path
@@ -18,7 +17,6 @@ from flask import (Blueprint, Response, abort, current_app, redirect, render_tem
 
 from games import GAMES
 from games.base import HOST, RuleError, takes_late_arrivals
-from games.inkblots import inkblot_svg
 
 from flask_babel import get_locale, gettext
 
@@ -199,24 +197,6 @@ def game_asset(game, filename):
     folder = Path(current_app.template_folder) / "games" / game / "static"
     response = send_from_directory(folder, filename)
     return response
-
-
-@bp.get("/blots/<int:number>.svg")
-def blot(number):
-    """A virtual inkblot card: the same picture for the same number, on every screen; gzipped for a
-    client that takes it (the blots are most of a phone page's bytes), drawn once per worker."""
-    if not 1 <= number <= 10_000:
-        abort(404)
-    gzipped = request.accept_encodings["gzip"] > 0
-    svg = rooms().memo(("blot", number), lambda: inkblot_svg(number).encode())
-    body = rooms().memo(("blot.gz", number), lambda: gzip.compress(svg, 9, mtime=0)) if gzipped else svg
-    response = Response(body, mimetype="image/svg+xml")
-    if gzipped:
-        response.headers["Content-Encoding"] = "gzip"
-    response.vary.add("Accept-Encoding")
-    response.headers["Cache-Control"] = "public, max-age=86400"
-    response.add_etag()
-    return response.make_conditional(request)
 
 
 def _qr_svg(code: str) -> bytes:
