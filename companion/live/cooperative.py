@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 
 
 def active() -> bool:
@@ -59,3 +60,34 @@ def background(function, *args) -> None:
         gevent.get_hub().threadpool.spawn(function, *args)
     else:
         function(*args)
+
+
+PAUSE_EVERY = 0.02  # seconds a long computation runs before it lets the other requests run
+_CHECK_EVERY = 64  # calls of a pauser between two looks at the clock (a look costs more than a call)
+
+
+def pauser():
+    """A function to call often in a long loop (a replay of thousands of entries): under gevent, it
+    lets every other request that can run do so once ``PAUSE_EVERY`` seconds have passed since the
+    last pause; elsewhere it does nothing."""
+    if not active():
+        return _nothing
+    import gevent
+
+    calls, last = 0, time.monotonic()
+
+    def pause() -> None:
+        nonlocal calls, last
+        calls += 1
+        if calls % _CHECK_EVERY:
+            return
+        now = time.monotonic()
+        if now - last >= PAUSE_EVERY:
+            gevent.sleep(0)
+            last = time.monotonic()
+
+    return pause
+
+
+def _nothing() -> None:
+    return None

@@ -15,7 +15,9 @@ from games import GAMES
 from games.base import (HOST, MAX_PLAYERS, Player, RuleError, evolve, late_arrival_refusal, normalize_options, photos_of,
                         require, takes_late_arrivals)
 
+from companion.live import cooperative
 from companion.rooms import entries
+from companion.rooms.bounds import DEFAULT, Bounds, entry_size
 from companion.rooms.entries import HOST_ACTIONS
 from companion.rooms.names import clean_name, same_name
 
@@ -115,6 +117,11 @@ class Room:
     # one whose phone is gone (it keeps that phone's credential until the host gives it back). Only
     # these can be played from the host screen: the host's move with ``"for": seat`` is that seat's.
     tablet: frozenset[int] = frozenset()
+    # The log's running total and each actor's pace (companion/rooms/bounds.py), worked out from the
+    # log's entries by every replay: the bytes of the entries' JSON, and actor -> (moves left, bytes
+    # left, as of when) of each actor's token bucket.
+    log_bytes: int = 0
+    buckets: dict = field(default_factory=dict)
 
     @property
     def engine(self):
@@ -559,11 +566,22 @@ _HANDLERS = {
 assert set(_HANDLERS) == set(entries.ENTRIES)
 
 
-def replay(code: str, game: str, entries, room: Room | None = None) -> Room:
-    """The room after its log entries (continuing from ``room`` when given)."""
+def logged(changed: Room, body: dict, at: float, size: int, seq: int, limits: Bounds = DEFAULT) -> Room:
+    """``changed``, the room after entry ``body`` (``size`` bytes, made at ``at``), as entry number
+    ``seq`` of its log: its version, its log's bytes and its actor's bucket (``limits``'s paces)."""
+    return evolve(changed, version=seq, log_bytes=changed.log_bytes + size,
+                  buckets=limits.charged(changed.buckets, body.get("by"), at, size))
+
+
+def replay(code: str, game: str, entries, room: Room | None = None, limits: Bounds = DEFAULT) -> Room:
+    """The room after its log entries (continuing from ``room`` when given). A long replay (a cold
+    worker reading a room near its cap) lets the worker's other requests run every few milliseconds."""
     room = room or Room(code=code, game=game)
+    pause = cooperative.pauser()
     for entry in entries:
-        room = evolve(apply_entry(room, entry.body, entry.at), version=entry.seq)
+        body = entry.body
+        room = logged(apply_entry(room, body, entry.at), body, entry.at, entry_size(body), entry.seq, limits)
+        pause()
     return room
 
 

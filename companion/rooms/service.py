@@ -12,9 +12,10 @@ from collections import OrderedDict
 from typing import Iterable
 
 from games import GAMES
-from games.base import HOST, RuleError, evolve, normalize_options
+from games.base import HOST, RuleError, normalize_options
 
 from companion.live import cooperative
+from companion.rooms import bounds
 from companion.rooms import room as rooms
 from companion.rooms.entries import LANGUAGES
 from companion.live.changes import Changes
@@ -46,8 +47,10 @@ class NotSeated(Exception):
 class Rooms:
     """The rooms of one store, with a per-process cache of rebuilt rooms."""
 
-    def __init__(self, store, cache_size: int = 2000, clock=time.time, idle_hours: float = 48):
+    def __init__(self, store, cache_size: int = 2000, clock=time.time, idle_hours: float = 48,
+                 limits: bounds.Bounds = bounds.DEFAULT):
         self.store = store
+        self.limits = limits  # every room's cap and every actor's pace (rooms/bounds.py)
         self.clock = clock
         self.idle_seconds = idle_hours * 3600
         self._next_cleanup = 0.0
@@ -110,7 +113,7 @@ class Rooms:
             return cached
         base = cached if cached is not None and when == created else None
         read = read_entries or self.store.entries
-        room = rooms.replay(code, game, read(code, base.version if base else 0), base)
+        room = rooms.replay(code, game, read(code, base.version if base else 0), base, self.limits)
         self._remember(room, created)
         return room
 
@@ -165,9 +168,15 @@ class Rooms:
                     raise NotSeated(who)
                 entry = dict(body, by=who)
             now = self.clock()
+            # The actor's pace first (no move left: refused before the rules spend any time on
+            # it), then the move itself; only a move that changes the room is then measured
+            # against the room's cap and the actor's bytes (rooms/bounds.py).
+            self.limits.check_pace(room.buckets, entry, now)
             changed = rooms.apply_entry(room, entry, now)
             if changed is room or changed == room:
                 return room, entry["by"]
+            size = bounds.entry_size(entry)
+            self.limits.check_room(version, room.log_bytes, room.buckets, entry, size, now)
             if beside is not None:
                 beside(tx, entry, now)
             if changed.ended and not room.ended or room.photos and not changed.photos:
@@ -175,7 +184,7 @@ class Rooms:
                 # replaced by the next: nobody will see them again.
                 tx.drop_photos()
             tx.append(version + 1, now, entry)
-            room = tx.shared[code] = evolve(changed, version=version + 1)
+            room = tx.shared[code] = rooms.logged(changed, entry, now, size, version + 1, self.limits)
             tx.on_commit(lambda: self._committed(room, created))
             return room, entry["by"]
 

@@ -14,6 +14,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 
 from companion import jsonio
 from companion.live.polling import etag
+from companion.rooms.bounds import TooFast
 from companion.rooms.entries import SERVER_ENTRIES, NewRoom, TakeSeat, read_request
 from companion.rooms.room import new_token, token_hash
 from companion.rooms.service import NoFreeCode, NoSuchRoom, NotSeated
@@ -55,6 +56,12 @@ def _too_long(error):
 @bp.errorhandler(RuleError)
 def _rule_error(error: RuleError):
     return jsonify(error=say(error)), 400
+
+
+@bp.errorhandler(TooFast)
+def _too_fast(error: TooFast):
+    """A credential past its pace (rooms/bounds.py): 429, and when to try again."""
+    return jsonify(error=say(error)), 429, {"Retry-After": "1"}
 
 
 @bp.errorhandler(NoSuchRoom)
