@@ -14,7 +14,7 @@ from companion import jsonio
 from companion.config import database_target, instance_folder
 from companion.live.polling import NotModified
 from companion.rooms.bounds import Bounds
-from companion.rooms.service import Rooms
+from companion.rooms.service import CACHE_BYTES, MEMO_BYTES, Rooms
 from companion.scoresheet import pages as helper_pages
 from companion.scoresheet import scoring_api as scoring
 from companion.storage import open_store
@@ -83,6 +83,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         LOG_ENTRIES=_number(os.environ.get("COMPANION_LOG_ENTRIES")),
         LOG_BYTES=_number(os.environ.get("COMPANION_LOG_BYTES")),
         PACE_SCALE=float(os.environ.get("COMPANION_PACE_SCALE") or 1),
+        # Each worker's caches, in bytes (companion/rooms/service.py; unset: the defaults there).
+        CACHE_BYTES=_number(os.environ.get("COMPANION_CACHE_BYTES")) or CACHE_BYTES,
+        MEMO_BYTES=_number(os.environ.get("COMPANION_MEMO_BYTES")) or MEMO_BYTES,
     )
     if test_config:
         app.config.update(test_config)
@@ -97,7 +100,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.extensions["rooms"] = Rooms(open_store(app.config["DATABASE"]),
                                     idle_hours=float(os.environ.get("COMPANION_ROOM_IDLE_HOURS", "48")),
                                     limits=Bounds.configured(app.config["LOG_ENTRIES"], app.config["LOG_BYTES"],
-                                                             app.config["PACE_SCALE"]))
+                                                             app.config["PACE_SCALE"]),
+                                    cache_bytes=int(app.config["CACHE_BYTES"]),
+                                    memo_bytes=int(app.config["MEMO_BYTES"]))
 
     i18n.init_app(app)
     # The one way in (web/layers.py): every request, whichever part answers it, passes Layers.

@@ -39,12 +39,12 @@ from companion.rooms.entries import HOST_ACTIONS
 # doodle drawn on the phone for the whole 30 seconds); a night of such games in one room, with a
 # wide margin, stays well under these. A cold worker replays a room at the cap in about a second,
 # yielding to its other requests meanwhile (room.replay).
-LOG_ENTRIES = 60_000
-LOG_BYTES = 32 * 1024 * 1024
+LOG_ENTRIES = 25_000
+LOG_BYTES = 16 * 1024 * 1024
 # Above the cap, the host's room actions (lobby, next game, undo) still have this much room, so that
 # a full table can be undone or sent back to the lobby; closing it is always accepted.
-HOST_RESERVE_ENTRIES = 2_000
-HOST_RESERVE_BYTES = 1024 * 1024
+HOST_RESERVE_ENTRIES = 1_000
+HOST_RESERVE_BYTES = 512 * 1024
 
 # A seat's pace. A phone taps a few times a second at most; a doodle is sent stroke by stroke, at
 # most one post in flight and a quarter of a second after the pencil is lifted (measured: under one
