@@ -35,10 +35,13 @@ from companion import jsonio
 from companion.rooms.entries import HOST_ACTIONS
 
 # The room's cap. Measured (docs/SECURITY.md, "Limits"): the longest honest game of any game at its
-# largest player count makes under 3,500 entries and 2.5 MB (Doodles, 7 players, 20 rounds, every
-# doodle drawn on the phone for the whole 30 seconds); a night of such games in one room, with a
-# wide margin, stays well under these. A cold worker replays a room at the cap in about a second,
-# yielding to its other requests meanwhile (room.replay).
+# largest player count logs 4,150 entries and 2 MB (Doodles, 7 players, 20 rounds, every doodle drawn
+# on the phone for the whole 30 seconds: 21 strokes and 13,000 characters each, as the phone's script
+# encodes them at 120 pointer events a second); the other games a few hundred entries and tens of
+# KB. next_game keeps the room and its log, so a room holds a night: five or six of the longest
+# games (each about 50 minutes), a dozen of the usual 8-round ones. The entries bound the replay:
+# a cold worker replays a room at the cap in about 5 s on two busy cores (0.2 ms an entry), letting
+# its other requests run every 20 ms meanwhile (room.replay, live/cooperative.pauser).
 LOG_ENTRIES = 25_000
 LOG_BYTES = 16 * 1024 * 1024
 # Above the cap, the host's room actions (lobby, next game, undo) still have this much room, so that
@@ -46,13 +49,14 @@ LOG_BYTES = 16 * 1024 * 1024
 HOST_RESERVE_ENTRIES = 1_000
 HOST_RESERVE_BYTES = 512 * 1024
 
-# A seat's pace. A phone taps a few times a second at most; a doodle is sent stroke by stroke, at
-# most one post in flight and a quarter of a second after the pencil is lifted (measured: under one
-# post a second over a 30-second doodle, at most 3 in one second), and what waits goes in the next.
+# A seat's pace. A phone taps a few times a second at most; a doodle is sent stroke by stroke, one
+# post in flight, at least 0.6 s apart (doodles.js, GAP), what is drawn meanwhile going in the next:
+# a 30-second doodle is about 21 posts, and a phone never posts faster than the steady rate.
 SEAT_BURST = 20
 SEAT_RATE = 2.0  # moves a second, steadily
 # Its bytes: a whole doodle at once (a doodle is at most 200,000 characters, games/doodles.py), then
-# about ten times what the fastest honest doodler draws (measured: under 1 KB a second).
+# many times what the fastest honest doodler draws (measured: 13 KB in 30 s, under 0.5 KB a second),
+# so that filling a room's cap takes one phone more than half an hour rather than a minute.
 SEAT_BYTES_BURST = 256 * 1024
 SEAT_BYTE_RATE = 8 * 1024.0  # bytes a second, steadily
 # The host runs the table, and plays the seats without a phone from its screen: more of both.
