@@ -540,7 +540,11 @@ def main(argv=None) -> int:
     real_command = [sys.executable, "-m", "companion.server.cli", "--host", HOST, "--port", str(real_port),
                     "--instance", str(work / "instance"), "--db", db, "--workers", str(args.workers),
                     "--worker-connections", str(args.worker_connections)]
-    real = Server("companion", real_command, f"http://{HOST}:{real_port}/", work / "companion.log", env)
+    # One seat votes thousands of times a second here, into one room: its pace and the room's cap
+    # (companion/rooms/bounds.py) are set so far up that they are checked on every vote and never
+    # refuse one.
+    real = Server("companion", real_command, f"http://{HOST}:{real_port}/", work / "companion.log",
+                  {**env, "COMPANION_PACE_SCALE": "1e9", "COMPANION_LOG_ENTRIES": "1e9"})
     bare = Server("bare app", bare_command, f"http://{HOST}:{bare_port}/ping", work / "bare.log", env)
 
     print(f"machine: {machine()}")

@@ -13,7 +13,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from companion import jsonio
 from companion.config import database_target, instance_folder
 from companion.live.polling import NotModified
-from companion.rooms.service import Rooms
+from companion.rooms.bounds import Bounds
+from companion.rooms.service import CACHE_BYTES, MEMO_BYTES, Rooms
 from companion.scoresheet import pages as helper_pages
 from companion.scoresheet import scoring_api as scoring
 from companion.storage import open_store
@@ -58,6 +59,11 @@ class NoSessions(SecureCookieSessionInterface):
         return None
 
 
+def _number(text: str | None) -> float | None:
+    """A setting's number (None when unset)."""
+    return float(text) if text else None
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """The app factory: configuration from the environment (or ``test_config``), then blueprints."""
     instance = instance_folder()
@@ -73,6 +79,14 @@ def create_app(test_config: dict | None = None) -> Flask:
         # from PUBLIC_URL, which the companion command always sets).
         TRUSTED_HOSTS=[h.strip() for h in os.environ.get("COMPANION_TRUSTED_HOSTS", "").split(",") if h.strip()]
         or None,
+        # Every room's cap and every credential's pace (companion/rooms/bounds.py; unset: the
+        # defaults there). The servers of one database must agree on them.
+        LOG_ENTRIES=_number(os.environ.get("COMPANION_LOG_ENTRIES")),
+        LOG_BYTES=_number(os.environ.get("COMPANION_LOG_BYTES")),
+        PACE_SCALE=float(os.environ.get("COMPANION_PACE_SCALE") or 1),
+        # Each worker's caches, in bytes (companion/rooms/service.py; unset: the defaults there).
+        CACHE_BYTES=_number(os.environ.get("COMPANION_CACHE_BYTES")) or CACHE_BYTES,
+        MEMO_BYTES=_number(os.environ.get("COMPANION_MEMO_BYTES")) or MEMO_BYTES,
     )
     if test_config:
         app.config.update(test_config)
@@ -85,7 +99,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.session_interface = NoSessions()
     app.json = jsonio.Provider(app)
     app.extensions["rooms"] = Rooms(open_store(app.config["DATABASE"]),
-                                    idle_hours=float(os.environ.get("COMPANION_ROOM_IDLE_HOURS", "48")))
+                                    idle_hours=float(os.environ.get("COMPANION_ROOM_IDLE_HOURS", "48")),
+                                    limits=Bounds.configured(app.config["LOG_ENTRIES"], app.config["LOG_BYTES"],
+                                                             app.config["PACE_SCALE"]),
+                                    cache_bytes=int(app.config["CACHE_BYTES"]),
+                                    memo_bytes=int(app.config["MEMO_BYTES"]))
 
     i18n.init_app(app)
     # The one way in (web/layers.py): every request, whichever part answers it, passes Layers.

@@ -86,8 +86,10 @@ each in ``ACTIONS``:
   before the hourglass); ``reveal`` ``{"artist": seat}`` (the artist is optional; naming it makes a
   repeated tap harmless); ``next_round`` ``{"round": n}`` (``round`` optional, likewise); ``skip``
   ``{"seat": n}`` (a player whose votes are awaited votes no more this round, reading 11).
-- a seat: ``doodle`` ``{"doodle": str}`` (drawing data, e.g. SVG path data, only with
-  ``doodle_on_phone``, before the deadline); ``vote`` ``{"artist": seat, "subject": 1 | 2 | 3}``
+- a seat: ``stroke`` ``{"stroke": str, "after": n}`` (strokes drawn, as SVG path data, added to
+  the seat's doodle of ``n`` characters; only with ``doodle_on_phone``, before the deadline);
+  ``doodle`` ``{"doodle": str}`` (the whole doodle in place of what was drawn: clearing it);
+  ``vote`` ``{"artist": seat, "subject": 1 | 2 | 3}``
   (secret).
 
 Secrecy: before an artist is revealed, only that artist sees their subject number and word, and
@@ -321,11 +323,29 @@ class SubjectCard(Action):
 
 
 class Doodle(Action):
-    """Your doodle drawn on the phone (SVG path data), sent as you draw, until pencils down.
-    Not ``secret`` in the contract's sense: everyone sees the doodles at the vote (reading 6)."""
+    """Your whole doodle drawn on the phone (SVG path data), in place of what you had drawn, until
+    pencils down: the page sends it to clear the doodle, or when its strokes no longer follow what
+    the server kept (``stroke``). Not ``secret`` in the contract's sense: everyone sees the
+    doodles at the vote (reading 6)."""
 
     type: Literal["doodle"]
     doodle: Annotated[str, Field(strict=True, max_length=DOODLE_FIELD_CHARS), Say("Send the doodle as a drawing.")]
+    by = "seat"
+    not_yours = N_("Only a player can doodle.")
+    undone = N_("Undo the last stroke of %(name)s's doodle?")
+
+
+class Stroke(Action):
+    """The strokes you have just drawn on the phone, added to the end of your doodle (SVG path data),
+    until pencils down. ``after`` is the length of the doodle the strokes follow, as the phone knows
+    it: strokes sent twice (the first answer lost on the way) are kept once, and strokes that do not
+    follow the doodle kept (another device of yours changed it) are refused, so the page sends
+    its whole doodle instead. So a doodle costs its own size once, not once per stroke."""
+
+    type: Literal["stroke"]
+    stroke: Annotated[str, Field(strict=True, min_length=1, max_length=DOODLE_FIELD_CHARS),
+                      Say("Send the stroke as a drawing.")]
+    after: Annotated[int, Field(strict=True, ge=0, le=MAX_DOODLE_CHARS), Say("Send the stroke as a drawing.")]
     by = "seat"
     not_yours = N_("Only a player can doodle.")
     undone = N_("Undo the last stroke of %(name)s's doodle?")
@@ -793,19 +813,38 @@ def _subject_card(state: State, actor: Any, action: SubjectCard, now: float) -> 
     return evolve(state, current=evolve(state.current, subject_card=words))
 
 
-def _doodle(state: State, seat: int, action: Doodle, now: float) -> State:
+def _may_doodle(state: State, size: int, now: float) -> None:
+    """What a doodle sent from a phone must meet (``size``: its characters, once changed)."""
     require(state.phase is not Phase.OVER, "The game is over.")
     require(state.options.doodle_on_phone, "In this game the doodles are drawn on paper.")
-    require(len(action.doodle) <= MAX_DOODLE_CHARS, "That doodle is too large to keep.")
+    require(size <= MAX_DOODLE_CHARS, "That doodle is too large to keep.")
     require(state.phase is not Phase.SUBJECT, "Wait for the hourglass before you start doodling.")
     require(state.phase is Phase.DOODLE and not _time_up(state, now), "Pencils down: the time is up.")
-    rnd = state.current
-    if rnd.doodle(seat) == action.doodle:
-        return state
+
+
+def _drawn(state: State, seat: int, doodle: str) -> State:
+    """The state with ``doodle`` as the seat's doodle of this round (the hourglass running)."""
     require(state.paused_remaining is None, "The hourglass is paused: wait until it runs again to doodle.")
+    rnd = state.current
     doodles = dict(rnd.doodles)
-    doodles[seat] = action.doodle
+    doodles[seat] = doodle
     return evolve(state, current=evolve(rnd, doodles=tuple(sorted(doodles.items()))))
+
+
+def _doodle(state: State, seat: int, action: Doodle, now: float) -> State:
+    _may_doodle(state, len(action.doodle), now)
+    if state.current.doodle(seat) == action.doodle:
+        return state
+    return _drawn(state, seat, action.doodle)
+
+
+def _stroke(state: State, seat: int, action: Stroke, now: float) -> State:
+    mine, after, stroke = state.current.doodle(seat), action.after, action.stroke
+    _may_doodle(state, after + len(stroke), now)
+    if len(mine) == after + len(stroke) and mine.endswith(stroke):
+        return state  # kept already: the same strokes sent again
+    require(len(mine) == after, "Your doodle changed on another screen: the phone sends it whole.")
+    return _drawn(state, seat, mine + stroke)
 
 
 def _vote(state: State, voter: int, action: Vote, now: float) -> State:
@@ -895,6 +934,7 @@ ACTIONS = Actions(TITLE, {
     PencilsDown: _pencils_down,
     SubjectCard: _subject_card,
     Doodle: _doodle,
+    Stroke: _stroke,
     Vote: _vote,
     Skip: _skip,
     Reveal: _reveal,
@@ -936,7 +976,7 @@ def _can(state: State, viewer: Any) -> list[str]:
         paused = state.paused_remaining is not None
         possible = ["resume_timer" if paused else "pause_timer", "restart_timer", "pencils_down"]
         if not paused:
-            possible += ["vote"] + (["doodle"] if state.options.doodle_on_phone else [])
+            possible += ["vote"] + (["doodle", "stroke"] if state.options.doodle_on_phone else [])
     elif phase is Phase.VOTE:
         possible = ["vote", "skip"] + ([] if state.current.votes or state.current.skipped else ["restart_timer"])
     elif phase is Phase.REVEAL:
@@ -1131,6 +1171,8 @@ def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]
             if state.options.doodle_on_phone:
                 for p in state.players:
                     moves.append((p.seat, {"type": "doodle", "doodle": f"M0 0 L{p.seat} {now:.0f}"}))
+                    moves.append((p.seat, {"type": "stroke", "stroke": f"M{p.seat} 0l1 {now:.0f}",
+                                           "after": len(rnd.doodle(p.seat))}))
     if phase is Phase.VOTE or _time_up(state, now):
         # Two voters at a time keep random play short: the first still voting may give any number
         # to their next artist, the next one a vote of its own (so the secrecy check plays another

@@ -13,7 +13,9 @@ def app(tmp_path, monkeypatch):
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
     monkeypatch.delenv("COMPANION_SECRET_KEY", raising=False)
     monkeypatch.delenv("COMPANION_DB", raising=False)
-    app = create_app({"TESTING": True, "PUBLIC_URL": "http://192.0.2.10:8000"})
+    # PACE_SCALE 0: no pace, as tests play whole games at machine speed (tests/test_room_bounds.py
+    # checks the paces).
+    app = create_app({"TESTING": True, "PUBLIC_URL": "http://192.0.2.10:8000", "PACE_SCALE": 0})
     yield app
 
 

@@ -10,6 +10,8 @@ Set SCREENSHOTS=dir to keep pictures of a phone's drawing and of the host's gall
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.browser import HOST, Shots, choose_option, open_table, wait_for_saved
@@ -91,11 +93,13 @@ def test_three_phones_doodle_at_once_and_the_host_shows_every_stroke(server, bro
         phone.wait_for_selector("text=Get ready to doodle on this screen.")
     host.get_by_role("button", name="Start the hourglass").click()
     host.wait_for_selector("[data-hourglass][data-phase=doodle]")
-    pens = {}
+    pens, posted = {}, {name: [] for name in NAMES}
     for name, phone in phones.items():
         phone.wait_for_selector("[data-canvas] canvas")
         phone.evaluate(WATCH)
         pens[name] = Pen(phone, touch=(name == "Cat"))
+        phone.on("request", lambda r, sent=posted[name]: sent.append(json.loads(r.post_data))
+                 if r.method == "POST" and r.url.endswith("/actions") else None)
 
     # Round one: a short stroke each, one phone after the other, each saved before the next.
     for i, name in enumerate(NAMES):
@@ -156,6 +160,9 @@ def test_three_phones_doodle_at_once_and_the_host_shows_every_stroke(server, bro
         assert name in figure.inner_text()
         d = figure.locator("svg path").get_attribute("d")
         assert d.count("M") == pens[name].strokes, (name, d)
+        # Issue 29: each phone sent its strokes once each, never its whole doodle again.
+        assert {action["type"] for action in posted[name]} == {"stroke"}, name
+        assert sum(len(action["stroke"]) for action in posted[name]) == len(d), name
     for phone in phones.values():
         phone.wait_for_selector(".dd-ballot")
 

@@ -250,6 +250,38 @@ def test_a_doodle_on_the_phone_is_kept_until_pencils_down():
     assert act(state, seat("Ann"), 11.0, type="doodle", doodle="M0 0 L10 10") == state
 
 
+def test_strokes_are_added_to_the_doodle_once_each():
+    # Issue 29: a phone sends the strokes it has just drawn, not its whole doodle after every stroke.
+    state = act(game(doodle_on_phone=True), HOST, 0.0, type="start_timer")
+    state = act(state, seat("Ann"), 5.0, type="stroke", stroke="M0 0l5 5", after=0)
+    state = act(state, seat("Ann"), 6.0, type="stroke", stroke="M9 9l1 1", after=8)
+    assert doodles.view(state, seat("Ann"))["you"]["doodle"] == "M0 0l5 5M9 9l1 1"
+    # The same strokes sent again (their answer lost on the way) are kept once.
+    assert act(state, seat("Ann"), 7.0, type="stroke", stroke="M9 9l1 1", after=8) == state
+    # Strokes that do not follow the doodle kept: the phone sends the whole doodle instead.
+    refused(state, seat("Ann"), 7.0, match="changed on another screen", type="stroke", stroke="M2 2", after=3)
+    cleared = act(state, seat("Ann"), 8.0, type="doodle", doodle="")
+    assert cleared.current.doodle(seat("Ann")) == ""
+    assert act(cleared, seat("Ann"), 9.0, type="stroke", stroke="M1 1", after=0).current.doodle(seat("Ann")) == "M1 1"
+
+
+def test_a_doodle_sent_stroke_by_stroke_keeps_its_size_bound():
+    state = act(game(doodle_on_phone=True), HOST, 0.0, type="start_timer")
+    almost = "l1 1" * ((doodles.MAX_DOODLE_CHARS - 4) // 4)
+    state = act(state, seat("Ann"), 5.0, type="stroke", stroke="M0 0" + almost, after=0)
+    kept = len(state.current.doodle(seat("Ann")))
+    refused(state, seat("Ann"), 6.0, match="too large", type="stroke", stroke="M1 1l2 2", after=kept)
+
+
+def test_strokes_follow_the_hourglass_like_a_doodle():
+    state = act(game(doodle_on_phone=True), HOST, 0.0, type="start_timer")
+    refused(state, seat("Ann"), 30.0, match="Pencils down", type="stroke", stroke="M0 0", after=0)
+    paused = act(state, HOST, 25.0, type="pause_timer")
+    refused(paused, seat("Ann"), 26.0, match="The hourglass is paused", type="stroke", stroke="M0 0", after=0)
+    refused(act(game(), HOST, 0.0, type="start_timer"), seat("Ann"), 5.0, match="on paper",
+            type="stroke", stroke="M0 0", after=0)
+
+
 def test_players_must_stop_doodling_when_the_hourglass_runs_out():
     state = act(game(doodle_on_phone=True), HOST, 0.0, type="start_timer")
     refused(state, seat("Ann"), 30.0, match="Pencils down", type="doodle", doodle="M0 0")
@@ -830,8 +862,8 @@ def test_no_answer_depends_on_another_seats_vote_before_the_artist_is_revealed()
 def test_the_moves_are_declared_with_who_makes_them_and_which_are_secret():
     models = doodles.ACTIONS.models
     assert set(models) == {"start_timer", "pause_timer", "resume_timer", "restart_timer", "pencils_down",
-                           "subject_card", "doodle", "vote", "reveal", "next_round", "skip"}
-    assert {k for k, m in models.items() if m.by == "seat"} == {"doodle", "vote"}
+                           "subject_card", "doodle", "stroke", "vote", "reveal", "next_round", "skip"}
+    assert {k for k, m in models.items() if m.by == "seat"} == {"doodle", "stroke", "vote"}
     assert {k for k, m in models.items() if m.secret} == {"vote"}  # a doodle is shown at the vote
     for kind, model in models.items():
         assert model.__doc__ and model.not_yours.endswith(".")
@@ -903,7 +935,7 @@ def test_each_view_says_which_moves_its_viewer_can_make(phase, host, seat_can):
 
 def test_a_phone_may_doodle_only_while_the_hourglass_runs():
     state = act(game(doodle_on_phone=True), HOST, 0.0, type="start_timer")
-    assert doodles.view(state, seat("Ann"))["can"] == ["doodle", "vote"]
+    assert doodles.view(state, seat("Ann"))["can"] == ["doodle", "stroke", "vote"]
     paused = act(state, HOST, 5.0, type="pause_timer")
     assert doodles.view(paused, seat("Ann"))["can"] == []
 

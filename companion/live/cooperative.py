@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 
 
 def active() -> bool:
@@ -59,3 +60,37 @@ def background(function, *args) -> None:
         gevent.get_hub().threadpool.spawn(function, *args)
     else:
         function(*args)
+
+
+PAUSE_EVERY = 0.02  # seconds a long computation runs before it lets the other requests run
+PAUSE_FOR = 0.001  # seconds it then gives them at least (a twentieth of its time, at most)
+_CHECK_EVERY = 64  # calls of a pauser between two looks at the clock (a look costs more than a call)
+
+
+def pauser():
+    """A function to call often in a long loop (a replay of thousands of entries): under gevent, it
+    lets every other request that can run do so once ``PAUSE_EVERY`` seconds have passed since the
+    last pause; elsewhere it does nothing."""
+    if not active():
+        return _nothing
+    import gevent
+
+    calls, last = 0, time.monotonic()
+
+    def pause() -> None:
+        nonlocal calls, last
+        calls += 1
+        if calls % _CHECK_EVERY:
+            return
+        now = time.monotonic()
+        if now - last >= PAUSE_EVERY:
+            # Not sleep(0), which runs only the greenlets already scheduled: a millisecond's timer
+            # makes the loop poll, so requests waiting on the network and on timers run too.
+            gevent.sleep(PAUSE_FOR)
+            last = time.monotonic()
+
+    return pause
+
+
+def _nothing() -> None:
+    return None

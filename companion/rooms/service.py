@@ -11,10 +11,10 @@ import time
 from collections import OrderedDict
 
 from games import GAMES
-from games.base import HOST, RuleError, evolve, normalize_options
+from games.base import HOST, RuleError, normalize_options
 
 from companion.live import cooperative
-from companion.rooms import door, room as rooms
+from companion.rooms import bounds, door, room as rooms
 from companion.rooms.door import farewell_of
 from companion.rooms.entries import LANGUAGES
 from companion.live.changes import Changes
@@ -26,6 +26,17 @@ from companion.storage.sqlite import StaleVersion
 CODE_ALPHABET = "ABCDEFGHJKMNPQRTUVWXY346789"
 CODE_LENGTH = 4
 
+
+# Each worker's caches are bounded in bytes as well as in number (issue 29): a room of a long night of
+# doodles keeps megabytes, and so do the views rendered of it. The rooms cached weigh their log's
+# bytes (rooms/bounds.py: at most 16 MiB each; in memory a room measured about three times its log's
+# bytes, 6 MB for a 2 MB game of Doodles); the answers remembered weigh their bodies. Figures that hold
+# an evening's tables of a busy server (a game of Dixit logs about 10 KB, a night of Doodles drawn on
+# the phones a few MB) and keep a worker within a few hundred MB whatever its rooms hold.
+CACHE_BYTES = 64 * 1024 * 1024
+MEMO_BYTES = 32 * 1024 * 1024
+ROOM_WEIGHT = 4096  # what a cached room weighs besides its log's bytes: its records, however small its log
+ANSWER_WEIGHT = 256  # likewise for a remembered answer: its key and the dict's slot
 
 CODE_TRIES = 60  # codes drawn for a new room: with half the codes taken, 60 misses in a row are 1 in 10^18
 
@@ -47,8 +58,11 @@ class NotSeated(Exception):
 class Rooms:
     """The rooms of one store, with a per-process cache of rebuilt rooms."""
 
-    def __init__(self, store, cache_size: int = 2000, clock=time.time, idle_hours: float = 48):
+    def __init__(self, store, cache_size: int = 2000, clock=time.time, idle_hours: float = 48,
+                 limits: bounds.Bounds = bounds.DEFAULT, cache_bytes: int = CACHE_BYTES,
+                 memo_bytes: int = MEMO_BYTES):
         self.store = store
+        self.limits = limits  # every room's cap and every actor's pace (rooms/bounds.py)
         self.clock = clock
         self.idle_seconds = idle_hours * 3600
         self._next_cleanup = 0.0
@@ -57,6 +71,9 @@ class Rooms:
         self._cache: OrderedDict[str, tuple[float, rooms.Room]] = OrderedDict()
         self._rendered: OrderedDict[tuple, bytes] = OrderedDict()
         self._cache_size = cache_size
+        # What the caches weigh now, and may weigh (ROOM_WEIGHT, ANSWER_WEIGHT): least recently used first out.
+        self._cache_bytes, self._cache_budget = 0, cache_bytes
+        self._memo_bytes, self._memo_budget = 0, memo_bytes
         self._lock = cooperative.lock()  # around the caches' dict operations only
         self.changes = Changes(store)
         # Which phones poll (companion/live/presence.py), on this service's clock.
@@ -104,6 +121,8 @@ class Rooms:
         (read with ``read_entries(code, after)``, by default from the store)."""
         with self._lock:
             when, cached = self._cache.get(code, (None, None))
+            if cached is not None:
+                self._cache.move_to_end(code)  # least recently used first out
         if cached is not None and when == created and cached.version >= version:
             # Another thread of this process may already have cached a later version: only
             # committed rooms are cached, so a later one is as good (and under the write lock,
@@ -111,7 +130,7 @@ class Rooms:
             return cached
         base = cached if cached is not None and when == created else None
         read = read_entries or self.store.entries
-        room = rooms.replay(code, game, read(code, base.version if base else 0), base)
+        room = rooms.replay(code, game, read(code, base.version if base else 0), base, self.limits)
         self._remember(room, created)
         return room
 
@@ -169,10 +188,16 @@ class Rooms:
                     raise NotSeated(who, None if who else farewell_of(room, hashed))
                 entry = dict(body, by=who)
             now = self.clock()
+            # The actor's pace first (no move left: refused before the rules spend any time on
+            # it), then the move itself; only a move that changes the room is then measured
+            # against the room's cap and the actor's bytes (rooms/bounds.py).
+            self.limits.check_pace(room.buckets, entry, now)
             changed = rooms.apply_entry(room, entry, now)
             if changed is room or changed == room:
                 return room, entry["by"]
             door.check(room, entry, gone)  # the host takes no seat from a phone still here
+            size = bounds.entry_size(entry)
+            self.limits.check_room(version, room.log_bytes, room.buckets, entry, size, now)
             if beside is not None:
                 beside(tx, entry, now)
             if changed.ended and not room.ended or room.photos and not changed.photos:
@@ -180,7 +205,7 @@ class Rooms:
                 # replaced by the next: nobody will see them again.
                 tx.drop_photos()
             tx.append(version + 1, now, entry)
-            room = tx.shared[code] = evolve(changed, version=version + 1)
+            room = tx.shared[code] = rooms.logged(changed, entry, now, size, version + 1, self.limits)
             tx.on_commit(lambda: self._committed(room, created))
             return room, entry["by"]
 
@@ -192,26 +217,48 @@ class Rooms:
         self.changes.changed(room.code, room.version)
 
     def _remember(self, room: rooms.Room, created: float) -> None:
+        """Cache ``room`` (the latest version wins), within the cache's number and bytes; the room
+        just used stays, even alone over the budget."""
         with self._lock:
             when, cached = self._cache.get(room.code, (None, None))
             if cached is None or when != created or cached.version <= room.version:
+                if cached is not None:
+                    self._cache_bytes -= _weight(cached)
                 self._cache[room.code] = (created, room)
-                self._cache.move_to_end(room.code)
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
+                self._cache_bytes += _weight(room)
+            self._cache.move_to_end(room.code)
+            while len(self._cache) > 1 and (len(self._cache) > self._cache_size
+                                            or self._cache_bytes > self._cache_budget):
+                _, (_, gone) = self._cache.popitem(last=False)
+                self._cache_bytes -= _weight(gone)
 
     def memo(self, key: tuple, make) -> bytes:
-        """``make()`` rendered once per key; keys name the room (its code and host) and its version,
-        so nothing goes stale."""
+        """``make()`` rendered once per key, within the memo's number and bytes (the least recently
+        used answer goes first). Keys hold only what the server decides (the room, its version, the
+        viewer, a supported language …), never a value a request chose, so that no client can
+        fill the memo with answers nobody else asks for; and they name the room (its code and
+        host) and its version, so nothing goes stale."""
         with self._lock:
             body = self._rendered.get(key)
+            if body is not None:
+                self._rendered.move_to_end(key)
         if body is None:
             body = make()
             with self._lock:
-                self._rendered[key] = body
-                while len(self._rendered) > 4 * self._cache_size:
-                    self._rendered.popitem(last=False)
+                if key not in self._rendered:
+                    self._rendered[key] = body
+                    self._memo_bytes += len(body) + ANSWER_WEIGHT
+                while self._rendered and (len(self._rendered) > 4 * self._cache_size
+                                          or self._memo_bytes > self._memo_budget):
+                    _, gone = self._rendered.popitem(last=False)
+                    self._memo_bytes -= len(gone) + ANSWER_WEIGHT
         return body
+
+    def cache_usage(self) -> dict:
+        """What this worker's caches hold now: rooms and their weight, answers and theirs."""
+        with self._lock:
+            return {"rooms": len(self._cache), "room_bytes": self._cache_bytes,
+                    "answers": len(self._rendered), "answer_bytes": self._memo_bytes}
 
     def view(self, room: rooms.Room, viewer, connected: tuple | None = None) -> dict:
         """What ``viewer`` may see of the room (``rooms.view``), with the photos they may take and
@@ -264,6 +311,11 @@ class Rooms:
             except NoSuchRoom:
                 return set()
         return hashes & seated
+
+
+def _weight(room: rooms.Room) -> int:
+    """What a cached room weighs: its log's bytes, and its records however small the log."""
+    return room.log_bytes + ROOM_WEIGHT
 
 
 __all__ = ["Rooms", "NoSuchRoom", "NotSeated", "StaleVersion", "HOST"]

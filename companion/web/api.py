@@ -14,6 +14,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 
 from companion import jsonio
 from companion.live.polling import etag
+from companion.rooms.bounds import TooFast
 from companion.rooms.entries import SERVER_ENTRIES, NewRoom, TakeSeat, read_request
 from companion.rooms.door import Farewell, PhoneStillHere, farewell_of
 from companion.rooms.room import token_hash
@@ -61,6 +62,12 @@ def _rule_error(error: RuleError):
 @bp.errorhandler(PhoneStillHere)
 def _phone_still_here(error: PhoneStillHere):
     return jsonify(error=say(error)), 409  # the table's state (a phone here) conflicts, not the request
+
+
+@bp.errorhandler(TooFast)
+def _too_fast(error: TooFast):
+    """A credential past its pace (rooms/bounds.py): 429, and when to try again."""
+    return jsonify(error=say(error)), 429, {"Retry-After": "1"}
 
 
 @bp.errorhandler(NoSuchRoom)

@@ -21,7 +21,7 @@ from games.base import HOST, RuleError, takes_late_arrivals
 from flask_babel import get_locale, gettext
 
 from companion.web import forms, identity, limits, wifi
-from companion.web.i18n import browser_language, say
+from companion.web.i18n import browser_language, phone_language, say
 from companion.web.api import absolute_url, join_url, no_room_sentence, normal_code
 from companion.rooms.room import new_player_refusal, token_hash, undo_question
 from companion.rooms.service import NoSuchRoom
@@ -73,7 +73,18 @@ def host_key(code, token):
     return response
 
 
-def _live_context(room, viewer, gone=None, here=None):
+def links_fixed() -> bool:
+    """Whether the links handed out are built on the configured public address (``PUBLIC_URL``,
+    which the ``companion`` command always sets), not on the request's Host."""
+    return bool(current_app.config.get("PUBLIC_URL"))
+
+
+def _remembered(key: tuple | None, make) -> bytes:
+    """``make()``, remembered under ``key`` in the worker's memo (None: made afresh every time)."""
+    return rooms().memo(key, make) if key is not None else make()
+
+
+def _live_context(room, viewer, gone=None, here=None, network=None):
     """A screen's template context; ``gone``: for a phone the room sent away, (why, its name then)."""
     why, name = gone or (None, None)
     context = {"room": room, "v": rooms().view(room, viewer, here), "viewer": viewer, "gone": why, "gone_name": name,
@@ -84,7 +95,7 @@ def _live_context(room, viewer, gone=None, here=None):
         # The host's own token, from its own request: the link that opens this screen elsewhere.
         token = identity.presented_token(room.code, "host")
         context["host_link"] = absolute_url("pages.host_key", code=room.code, token=token)
-        context["wifi"] = wifi.this_browsers_network() if not room.started else None
+        context["wifi"] = (network or wifi.this_browsers_network()) if not room.started else None
         _say_for_the_host(room, context["v"])
     return context
 
@@ -112,9 +123,15 @@ def _live_fragment(code, role_hint, template):
         token = identity.presented_token(room.code, role_hint)
         gone = room.farewell(token_hash(token)) if token else None
     here = rooms().presence_key(room, viewer)
+    # The key holds only what the server decides (issue 29): the page's language (one of ours) and
+    # the phone's own choice of one (likewise), and for the host the network it shows (one the
+    # server keeps) and the address its links are built on (the configured one; a host screen
+    # whose links would follow the request's Host is rendered afresh instead).
+    network = wifi.this_browsers_network() if viewer == HOST and not room.started else None
     key = ("html", template, room.code, room.host, room.version, viewer, gone, str(get_locale()),
-           request.cookies.get("tc_lang"), request.cookies.get(wifi.COOKIE), request.host, here)
-    body = rooms().memo(key, lambda: render_template(template, **_live_context(room, viewer, gone, here)).encode())
+           phone_language(), network and (network["ssid"], network["security"]), here)
+    body = _remembered(key if viewer != HOST or links_fixed() else None,
+                       lambda: render_template(template, **_live_context(room, viewer, gone, here, network)).encode())
     response = Response(body, mimetype="text/html")
     # The language the fragment speaks: a page in another one (the table's language changed) loads
     # itself again, so its title and everything outside the fragment follow (static/app.js).
@@ -207,7 +224,7 @@ def _qr_svg(code: str) -> bytes:
         buffer = io.BytesIO()
         segno.make(url, error="m").save(buffer, kind="svg", scale=10, border=2, xmldecl=False, dark="#111")
         return buffer.getvalue()
-    return rooms().memo(("qr", url), draw)
+    return _remembered(("qr", url) if links_fixed() else None, draw)
 
 
 @bp.app_template_global()

@@ -124,17 +124,25 @@
   }
 
   // Doodling on the phone: strokes as compact SVG path data in a 0-100 square.
-  // Every saved doodle moves the room's version on, so app.js swaps #live (and the canvas with it)
+  // Every saved stroke moves the room's version on, so app.js swaps #live (and the canvas with it)
   // while the players are still drawing. The drawing therefore lives here, not in the DOM: the
   // pointer is followed on the document, whichever canvas element is on the page; a fresh canvas
-  // is painted before the browser shows it; finished strokes are sent one post at a time (the
-  // whole doodle, so the last answer wins) and sent again until the server has them.
+  // is painted before the browser shows it; finished strokes are sent one post at a time and sent
+  // again until the server has them. A post carries only the strokes the server does not have yet
+  // ("stroke", after the length it has), so a doodle costs the room its own size once; the whole
+  // doodle goes ("doodle") when it was cleared, or when the server's no longer matches the start
+  // of this one (another device of this seat, the host's undo), and then the last answer wins.
+  // Posts are at least GAP ms apart: the server takes about two moves a second from a phone
+  // (companion/rooms/bounds.py), and what is drawn meanwhile goes in the next post.
+  var GAP = 600;
   var pad = {
     key: null,        // the round the drawing belongs to (a new round starts a blank page)
     done: "",         // finished strokes
     current: "",      // the stroke under the finger
     acked: "",        // what the server has
     ackedAt: 0,       // the room's version when it said so
+    whole: false,     // send the whole doodle next (the server refused strokes that follow acked)
+    sentAt: 0,        // when the last post left (Date.now())
     pointer: null, last: null,
     inFlight: false, timer: null, stopped: false, frame: 0
   };
@@ -175,25 +183,40 @@
     return !hg || hg.dataset.phase !== "doodle" || (!hg.dataset.paused && isFinite(deadline) && deadline <= serverNow());
   }
   function paused() { var w = padWrap(); return !!(w && w.classList.contains("paused")); }
+  // What to send for the drawing ``sent``: the strokes after what the server has, or all of it.
+  function padAction(sent) {
+    var has = pad.acked;
+    if (!pad.whole && sent.length > has.length && sent.slice(0, has.length) === has) {
+      return { type: "stroke", stroke: sent.slice(has.length), after: has.length };
+    }
+    return { type: "doodle", doodle: sent };
+  }
   function flush() {
     if (pad.inFlight || pad.stopped || pad.done === pad.acked || paused()) return;
-    var sent = pad.done, key = pad.key;
+    var wait = pad.sentAt + GAP - Date.now();
+    if (wait > 0) { flushSoon(wait); return; }
+    var sent = pad.done, key = pad.key, action = padAction(sent);
     pad.inFlight = true;
+    pad.sentAt = Date.now();
     fetch(body.dataset.actions, {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-Companion-Role": role },
-      body: JSON.stringify({ type: "doodle", doodle: sent })
+      body: JSON.stringify(action)
     }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (data) {
         pad.inFlight = false;
         if (key !== pad.key) return;
         if (r.ok) {
           pad.acked = sent;
+          pad.whole = false;
           pad.ackedAt = Math.max(pad.ackedAt, data.version || 0);
           showState();
           if (pad.done !== pad.acked) flushSoon(0);
         } else if (r.status >= 500 || r.status === 429) {
-          flushSoon(1500);  // the server is busy: the same doodle again, in a moment
+          flushSoon(1500);  // the server is busy: what is unsent goes again, in a moment
+        } else if (action.type === "stroke") {
+          pad.whole = true;  // e.g. the server's doodle changed meanwhile: the whole doodle now
+          flushSoon(0);
         } else {
           pad.stopped = true;  // e.g. the time is up: the server keeps what it had (a pause is lifted below)
           var toast = document.getElementById("toast");
@@ -254,7 +277,7 @@
       // A new round (or a fresh page): start from what the server has.
       clearTimeout(pad.timer);
       pad.key = key; pad.done = doodle; pad.acked = doodle; pad.ackedAt = version; pad.current = ""; pad.pointer = null;
-      pad.stopped = false;
+      pad.stopped = false; pad.whole = false;
     } else {
       if (doodle !== pad.acked && version > pad.ackedAt && pad.done === pad.acked && pad.pointer === null) {
         // The server's doodle changed another way (the host's undo, this seat's other device):
