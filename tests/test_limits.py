@@ -17,6 +17,7 @@ from limits.strategies import FixedWindowRateLimiter
 from companion.storage.counters import StoreCounters
 from companion.web import limits
 from companion.web.lockboard import LockBoard
+from tests.server import Server, wait_until
 from tests.test_storage import pg_url, store, target  # noqa: F401 - the fixtures of both stores
 
 
@@ -151,3 +152,28 @@ def test_wrong_room_and_sheet_codes_share_one_budget(server):
     misses += [_fresh("GET", f"{server.url}/api/v1/rooms/Q{n:03d}").status_code for n in range(WRONG - half)]
     assert misses == [404] * WRONG
     assert _fresh("GET", f"{server.url}/score/{sheet}").status_code == 429
+
+
+@pytest.mark.server
+@pytest.mark.postgres
+def test_two_servers_on_one_database_share_the_limits(pg_url, tmp_path):  # noqa: F811
+    env = {"DATABASE_URL": pg_url, "COMPANION_SECRET_KEY": "shared-by-every-server-" + "x" * 40}
+    a, b = Server(tmp_path / "a", env=env), Server(tmp_path / "b", env=env)
+    a.start()
+    try:
+        b.start()
+        try:
+            real = _fresh("POST", f"{a.url}/api/v1/rooms", json={"game": "dixit"}).json()["code"]
+            misses = [_fresh("GET", f"{(a, b)[n % 2].url}/api/v1/rooms/Q{n:03d}").status_code for n in range(WRONG)]
+            assert misses == [404] * WRONG
+            # A wrong code past the budget is refused by whichever server counts it, at once ...
+            assert _fresh("GET", f"{b.url}/api/v1/rooms/QZZZ").status_code == 429
+            assert _fresh("GET", f"{a.url}/api/v1/rooms/QZZY").status_code == 429
+            # ... and a right one by both (each worker looks at the others' locks every REFRESH_EVERY s).
+            for server in (a, b):
+                wait_until(lambda: _fresh("GET", f"{server.url}/api/v1/rooms/{real}").status_code == 429,
+                           what=f"{server.url} to refuse the right code")
+        finally:
+            b.stop()
+    finally:
+        a.stop()

@@ -84,14 +84,14 @@ class Lookups:
 
     def allowed(self, address: str | None = None) -> bool:
         """Whether ``address`` (default: the request's) may look a code up now."""
-        if self.board is None:
+        board = self.board
+        if board is None:
             return True
         address = address or get_remote_address()
         now = self.clock()
         if now >= self._next_refresh:
             self.refresh(now)
-        return (not self.board.maybe_locked(address, now)
-                or self.limiter.limiter.test(WRONG_CODES, WRONG_CODES_KEY, address))
+        return not board.maybe_locked(address, now) or self.limiter.limiter.test(WRONG_CODES, WRONG_CODES_KEY, address)
 
     def missed(self, address: str | None = None) -> bool:
         """Count a code that named nothing; whether that may be said (False: the address was over
