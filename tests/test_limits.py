@@ -7,6 +7,7 @@ so that both workers answer; they assert on counts, never on time."""
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
@@ -116,6 +117,19 @@ def test_a_burst_of_room_openings_from_one_address_gets_exactly_the_documented_s
     answers = [_fresh("POST", f"{server.url}/api/v1/rooms", json={"game": "dixit"}).status_code
                for _ in range(per_minute + 30)]
     assert answers.count(201) == per_minute and answers[per_minute:] == [429] * 30
+
+
+@pytest.mark.server
+def test_a_burst_of_seat_requests_sent_all_at_once_gets_exactly_the_documented_figure(server):
+    room = _fresh("POST", f"{server.url}/api/v1/rooms", json={"game": "dixit"}).json()["code"]
+    per_minute = parse(limits.LIMITS["api.join"]).amount
+
+    def ask(n):
+        return _fresh("POST", f"{server.url}/api/v1/rooms/{room}/seats", json={"name": f"P{n}"}).status_code
+
+    with ThreadPoolExecutor(max_workers=16) as pool:  # both workers count at the same instant
+        answers = list(pool.map(ask, range(per_minute + 40)))
+    assert len(answers) - answers.count(429) == per_minute
 
 
 @pytest.mark.server
