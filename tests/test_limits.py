@@ -60,11 +60,11 @@ def test_the_counters_are_cleared_one_by_one_or_all_and_say_they_answer(store): 
 def test_a_window_that_is_over_is_deleted_when_another_counter_is_hit(store):  # noqa: F811
     clock = Clock()
     counters = StoreCounters(store=store, clock=clock)
-    old, new = f"test/{time.time_ns()}/old", f"test/{time.time_ns()}/new"
-    counters.incr(old, 10)
+    mine = f"test/{time.time_ns()}/"  # the PostgreSQL database is the session's: other tests count too
+    counters.incr(mine + "old", 10)
     clock.now += 11
-    counters.incr(new, 10)
-    assert store.counters_over("test/", 1, clock.now - 100) == [(new, clock.now + 10)]
+    counters.incr(mine + "new", 10)
+    assert store.counters_over(mine, 1, clock.now - 100) == [(mine + "new", clock.now + 10)]
 
 
 def test_the_limiter_reads_the_storage_by_its_scheme(store):  # noqa: F811
