@@ -15,6 +15,7 @@ from limits import parse
 from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
+from companion.storage import open_store
 from companion.storage.counters import StoreCounters
 from companion.web import limits
 from companion.web.lockboard import LockBoard
@@ -191,3 +192,22 @@ def test_two_servers_on_one_database_share_the_limits(pg_url, tmp_path):  # noqa
             b.stop()
     finally:
         a.stop()
+
+
+def test_a_counter_is_answered_once_committed_while_the_sync_holds_durable_writers(tmp_path, monkeypatch):
+    from tests.test_sqlite_sync import Disk, append
+
+    disk = Disk(monkeypatch)
+    store = open_store(str(tmp_path / "rooms.sqlite3"))
+    disk.gate.set()
+    store.create_room("ROOM", "dixit")
+    disk.gate.clear()
+    answers: dict = {}
+    writer = append(store, "ROOM", 1, answers)  # a room's entry: answered once on disk
+    wait_until(lambda: disk.synced, what="the sync of the entry's commit")
+    # A counter is not worth a sync: it is answered as soon as it is committed, the disk still held.
+    assert store.count("test/held", 60)[0] == 1 and store.count("test/held", 60)[0] == 2
+    assert answers == {}
+    disk.gate.set()
+    writer.join(60)
+    assert answers == {1: 1}

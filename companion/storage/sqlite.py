@@ -186,6 +186,7 @@ class _Job:
     # caller (under gevent, the patched, cooperative one); None for the caller that leads at once.
     wake: threading.Event | None = None
     lead: bool = False  # this caller commits the queue
+    durable: bool = True  # its caller waits for the sync (False: answered once committed)
     ran: bool = False  # its transaction is over: committed (not yet synced) or failed
     done: bool = False  # its caller may be answered
     result: object = None
@@ -369,10 +370,9 @@ class SQLiteStore:
         running) and return its count and the end of its window; windows over are deleted.
 
         Through the batch writer like every write (its lock and queue: a counter never races a
-        room's commit), so the answer waits for the sync it shares with the batch, though a lost
-        counter would cost nothing: counter hits are rare (a room made, a seat, a photo, a wrong
-        code), and a separate connection would wait on SQLite's busy handler, which blocks a
-        gevent worker."""
+        room's commit; a separate connection would wait on SQLite's busy handler, which blocks a
+        gevent worker), but not durable: answered once committed, without waiting for the sync
+        (a counter lost in a power cut only gives a client its requests back)."""
         now = time.time() if now is None else now
 
         def hit(tx: Writer) -> tuple[int, float]:
@@ -380,7 +380,7 @@ class SQLiteStore:
             tx.db.execute("DELETE FROM counters WHERE expires <= ?", (now,))
             return row[0], row[1]
 
-        return self.write("", hit)
+        return self.write("", hit, durable=False)
 
     def counter(self, key: str, now: float | None = None) -> tuple[int, float] | None:
         """Counter ``key``'s count and the end of its window, or None when it has no window running."""
@@ -399,15 +399,17 @@ class SQLiteStore:
         where, args = ("WHERE key = ?", (key,)) if key is not None else ("", ())
         return self.write("", lambda tx: tx.db.execute(f"DELETE FROM counters {where}", args).rowcount)
 
-    def write(self, code: str, job: Callable[["Writer"], T]) -> T:
+    def write(self, code: str, job: Callable[["Writer"], T], durable: bool = True) -> T:
         """Run ``job`` in a write transaction on room ``code`` and return its result once committed.
 
         The job may read through the :class:`Writer` and append entries; whatever it raises is raised
-        here, with its writes undone. Jobs from other threads may share the transaction."""
+        here, with its writes undone. Jobs from other threads may share the transaction. A job that
+        is not ``durable`` (what a crash may lose at no cost: a rate-limit counter) is answered once
+        committed, without waiting for the sync; a batch with a durable job waits for it."""
         self._process()
         if self._sync_failed is not None:  # nothing more is committed that could not be answered
             raise self._sync_failed
-        mine = _Job(code, job)
+        mine = _Job(code, job, durable=durable)
         with self._queue_lock:
             if self._leading:
                 mine.wake = threading.Event()
@@ -481,7 +483,8 @@ class SQLiteStore:
         it waits, every job of a committed batch gets that error instead of its result."""
         failure: BaseException | None = None
         try:
-            last = max((seq for _, seq in batches if seq is not None), default=0)
+            last = max((seq for batch, seq in batches if seq is not None and any(job.durable for job in batch)),
+                       default=0)
             if last:
                 self._sync(last)
         except BaseException as error:
