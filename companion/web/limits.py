@@ -17,7 +17,6 @@ limits off (the load test, which plays hundreds of tables from one address).
 from __future__ import annotations
 
 import logging
-import math
 import os
 import time
 from pathlib import Path
@@ -80,7 +79,8 @@ class Lookups:
         self.store = store
         self.clock = time.time
         # Other servers lock addresses on their own boards: look at the store now and then.
-        self._next_refresh = 0.0 if getattr(store, "SHARED_BY_SERVERS", False) else math.inf
+        self._shared = getattr(store, "SHARED_BY_SERVERS", False)
+        self._next_refresh = 0.0
 
     def allowed(self, address: str | None = None) -> bool:
         """Whether ``address`` (default: the request's) may look a code up now."""
@@ -88,10 +88,10 @@ class Lookups:
         if board is None:
             return True
         address = address or get_remote_address()
-        now = self.clock()
-        if now >= self._next_refresh:
-            self.refresh(now)
-        return not board.maybe_locked(address, now) or self.limiter.limiter.test(WRONG_CODES, WRONG_CODES_KEY, address)
+        if self._shared and self.clock() >= self._next_refresh:
+            self.refresh(self.clock())
+        until = board.locked_until(address)  # no clock read unless the address's slot was ever locked
+        return not until or until <= self.clock() or self.limiter.limiter.test(WRONG_CODES, WRONG_CODES_KEY, address)
 
     def missed(self, address: str | None = None) -> bool:
         """Count a code that named nothing; whether that may be said (False: the address was over

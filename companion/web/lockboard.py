@@ -46,9 +46,9 @@ class LockBoard:
     def _slot(address: str) -> int:
         return zlib.crc32(address.encode()) % SLOTS
 
-    def maybe_locked(self, address: str, now: float) -> bool:
-        """Whether ``address`` may be over its budget at ``now`` (False: it certainly is not)."""
-        return self._slots[zlib.crc32(address.encode()) % SLOTS] > now  # _slot, inline: every request asks
+    def locked_until(self, address: str) -> int:
+        """Until when ``address`` may be over its budget (0: it never was; past: it certainly is not)."""
+        return self._slots[zlib.crc32(address.encode()) % SLOTS]  # _slot, inline: every request asks
 
     def lock(self, address: str, until: float) -> None:
         """Say that ``address`` is over its budget until ``until``. Under the file's lock, so that
