@@ -10,22 +10,19 @@ Written here because ``limits`` ships storages for Redis, Memcached and MongoDB 
 that needs none of them should not need one for its counters. It supports the fixed-window
 strategy (Flask-Limiter's default): a window starts at a client's first hit and lasts the limit's
 period, so "60/minute" lets at most 60 through in any window a client starts.
+
+It never imports psycopg (the store's ``ERRORS`` say what a failing database raises): this module is
+imported with the app, in gunicorn's master too, before gevent patches a worker, and psycopg imported
+then would wait for PostgreSQL in blocking calls, which stalled every held poll of a worker.
 """
 
 from __future__ import annotations
 
-import sqlite3
 import time
 
 from limits.storage import Storage
 
-try:
-    from psycopg import Error as _PostgresError
-except ImportError:  # pragma: no cover - the postgres extra is not installed
-    _PostgresError = sqlite3.Error
-
 SCHEME = "companion"
-STORE_ERRORS = (sqlite3.Error, _PostgresError)  # what a store raises when its database fails
 
 
 class StoreCounters(Storage):
@@ -43,7 +40,7 @@ class StoreCounters(Storage):
 
     @property
     def base_exceptions(self) -> tuple[type[Exception], ...]:
-        return STORE_ERRORS
+        return self.store.ERRORS
 
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
         """Count ``amount`` more for ``key``; its count in the window now running."""

@@ -143,6 +143,7 @@ class PostgresStore:
     """Room logs in one PostgreSQL database, shared by every worker of every app server."""
 
     SHARED_BY_SERVERS = True  # several app servers may count in it: see web/lockboard.py
+    ERRORS = (psycopg.Error,)  # what it raises when the database fails
 
     def __init__(self, url: str, pool_size: int | None = None):
         self.url = url

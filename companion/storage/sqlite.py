@@ -197,6 +197,7 @@ class SQLiteStore:
     """Room logs in one SQLite file, shared safely by every worker process and thread."""
 
     SHARED_BY_SERVERS = False  # one server's workers only: see web/lockboard.py
+    ERRORS = (sqlite3.Error,)  # what it raises when the database fails
 
     def __init__(self, path: str):
         self.path = path

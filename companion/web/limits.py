@@ -111,7 +111,7 @@ class Lookups:
         prefix, suffix = WRONG_CODES.key_for(WRONG_CODES_KEY, "\0").split("\0")  # around the address
         try:
             over = self.store.counters_over(prefix, WRONG_CODES.amount, now)
-        except counters.STORE_ERRORS as error:  # the store is down: every request says so already
+        except self.store.ERRORS as error:  # the store is down: every request says so already
             logger.warning("reading the addresses over their budget failed: %s", error)
             return
         for key, until in over:
