@@ -30,7 +30,7 @@ from games.base import RuleError
 from companion.scoresheet import sheet as sheetlib
 from companion.scoresheet.paging import form_pages
 from companion.scoresheet.sheet import NoSuchSheet, Sheet, Sheets, StaleSheet
-from companion.web import forms, identity
+from companion.web import forms, identity, limits
 from companion.web.i18n import say
 
 bp = Blueprint("helper", __name__, url_prefix="/score")
@@ -62,6 +62,9 @@ def _score_only_games():
 
 @bp.errorhandler(NoSuchSheet)
 def _no_sheet(error):
+    # A sheet's code is looked up like a room's: a wrong one counts against the same budget.
+    if not limits.lookups().missed():
+        return limits.too_many()
     # A sheet left idle is deleted with the idle rooms (issue 29): a missing sheet may be one of
     # those, which nothing remembers, so the page says how long a sheet is kept.
     hours = max(1, round(current_app.extensions["rooms"].idle_seconds / 3600))

@@ -93,7 +93,24 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (room, token)
     );
     """,
+    # Rate-limit counters (companion/storage/counters.py, Flask-Limiter's store): one row per limit
+    # and client, its count in the window that ends at ``expires``; shared by every server.
+    """
+    CREATE TABLE counters (
+        key text PRIMARY KEY,
+        expires double precision NOT NULL,
+        count integer NOT NULL
+    );
+    CREATE INDEX counters_expires ON counters (expires);
+    """,
 ]
+
+# One hit of a rate-limit counter (key, window end if new, amount, now, now): atomic, whoever else
+# counts at the same instant; a window that is over starts again.
+COUNT = ("INSERT INTO counters (key, expires, count) VALUES (%s, %s, %s) ON CONFLICT (key) DO UPDATE SET"
+         " count = CASE WHEN counters.expires <= %s THEN EXCLUDED.count ELSE counters.count + EXCLUDED.count END,"
+         " expires = CASE WHEN counters.expires <= %s THEN EXCLUDED.expires ELSE counters.expires END"
+         " RETURNING count, expires")
 
 # Any constant shared by every server: pg_advisory_xact_lock's key for schema upgrades.
 _SCHEMA_LOCK = 0x7ab1e_c0
@@ -124,6 +141,9 @@ def _configure(conn: psycopg.Connection) -> None:
 
 class PostgresStore:
     """Room logs in one PostgreSQL database, shared by every worker of every app server."""
+
+    SHARED_BY_SERVERS = True  # several app servers may count in it: see web/lockboard.py
+    ERRORS = (psycopg.Error,)  # what it raises when the database fails
 
     def __init__(self, url: str, pool_size: int | None = None):
         self.url = url
@@ -225,6 +245,41 @@ class PostgresStore:
         and with them their entries, photos and presence (``ON DELETE CASCADE``)."""
         with self._conn() as conn:
             return conn.execute("DELETE FROM rooms WHERE updated < %s", (before,)).rowcount
+
+    # -- rate-limit counters (companion/storage/counters.py) -------------------------------------
+
+    def count(self, key: str, expiry: float, amount: int = 1, now: float | None = None) -> tuple[int, float]:
+        """Add ``amount`` to counter ``key`` (a new window of ``expiry`` seconds when it has none
+        running) and return its count and the end of its window; windows over are deleted. Not
+        waiting for the disk: a counter lost in a crash costs nothing."""
+        now = time.time() if now is None else now
+        with self._conn() as conn, conn.transaction():
+            conn.execute("SET LOCAL synchronous_commit = off")
+            row = conn.execute(COUNT, (key, now + expiry, amount, now, now)).fetchone()
+            conn.execute("DELETE FROM counters WHERE expires <= %s", (now,))
+        return int(row[0]), float(row[1])
+
+    def counter(self, key: str, now: float | None = None) -> tuple[int, float] | None:
+        """Counter ``key``'s count and the end of its window, or None when it has no window running."""
+        with self._conn() as conn:
+            row = conn.execute("SELECT count, expires FROM counters WHERE key = %s AND expires > %s",
+                               (key, time.time() if now is None else now)).fetchone()
+        return (int(row[0]), float(row[1])) if row else None
+
+    def counters_over(self, prefix: str, least: int, now: float) -> list[tuple[str, float]]:
+        """The counters whose key starts with ``prefix`` at ``least`` or more in a window running at
+        ``now``, with the ends of their windows."""
+        with self._conn() as conn:
+            return [(key, float(expires)) for key, expires in conn.execute(
+                "SELECT key, expires FROM counters WHERE starts_with(key, %s) AND count >= %s AND expires > %s",
+                (prefix, least, now)).fetchall()]
+
+    def clear_counters(self, key: str | None = None) -> int:
+        """Delete counter ``key`` (every counter when None); how many were deleted."""
+        with self._conn() as conn:
+            if key is None:
+                return conn.execute("DELETE FROM counters").rowcount
+            return conn.execute("DELETE FROM counters WHERE key = %s", (key,)).rowcount
 
     def ping(self) -> None:
         """Raise unless the database answers (the readiness probe)."""

@@ -117,6 +117,14 @@ SCHEMA = (
         expires REAL NOT NULL,
         PRIMARY KEY (room, token)
     ) WITHOUT ROWID""",
+    # Rate-limit counters (companion/storage/counters.py, Flask-Limiter's store): one row per limit
+    # and client, its count in the window that ends at ``expires``; shared by every worker.
+    """CREATE TABLE IF NOT EXISTS counters (
+        key TEXT PRIMARY KEY,
+        expires REAL NOT NULL,
+        count INTEGER NOT NULL
+    ) WITHOUT ROWID""",
+    "CREATE INDEX IF NOT EXISTS counters_expires ON counters (expires)",
 )
 
 # Upgrades of a database made by an earlier release, applied in order; each is skipped when done.
@@ -135,6 +143,12 @@ ROOMS = object()  # … of the rooms as this transaction has them: code -> (game
 LAST_STAMP = ("SELECT MAX(COALESCE((SELECT MAX(stamp) FROM rooms), 0),"
               " COALESCE((SELECT stamp FROM deleted_stamp), 0))")
 NEXT_STAMP = f"SELECT ({LAST_STAMP}) + 1"
+# One hit of a rate-limit counter (key, window end if new, amount, now, now): atomic, whoever else
+# counts at the same instant; a window that is over starts again.
+COUNT = ("INSERT INTO counters (key, expires, count) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET"
+         " count = CASE WHEN counters.expires <= ? THEN excluded.count ELSE counters.count + excluded.count END,"
+         " expires = CASE WHEN counters.expires <= ? THEN excluded.expires ELSE counters.expires END"
+         " RETURNING count, expires")
 
 T = TypeVar("T")
 
@@ -173,6 +187,7 @@ class _Job:
     # caller (under gevent, the patched, cooperative one); None for the caller that leads at once.
     wake: threading.Event | None = None
     lead: bool = False  # this caller commits the queue
+    durable: bool = True  # its caller waits for the sync (False: answered once committed)
     ran: bool = False  # its transaction is over: committed (not yet synced) or failed
     done: bool = False  # its caller may be answered
     result: object = None
@@ -181,6 +196,9 @@ class _Job:
 
 class SQLiteStore:
     """Room logs in one SQLite file, shared safely by every worker process and thread."""
+
+    SHARED_BY_SERVERS = False  # one server's workers only: see web/lockboard.py
+    ERRORS = (sqlite3.Error,)  # what it raises when the database fails
 
     def __init__(self, path: str):
         self.path = path
@@ -350,15 +368,53 @@ class SQLiteStore:
 
         self.write("", record)
 
-    def write(self, code: str, job: Callable[["Writer"], T]) -> T:
+    # -- rate-limit counters (companion/storage/counters.py) -------------------------------------
+
+    def count(self, key: str, expiry: float, amount: int = 1, now: float | None = None) -> tuple[int, float]:
+        """Add ``amount`` to counter ``key`` (a new window of ``expiry`` seconds when it has none
+        running) and return its count and the end of its window; windows over are deleted.
+
+        Through the batch writer like every write (its lock and queue: a counter never races a
+        room's commit; a separate connection would wait on SQLite's busy handler, which blocks a
+        gevent worker), but not durable: answered once committed, without waiting for the sync
+        (a counter lost in a power cut only gives a client its requests back)."""
+        now = time.time() if now is None else now
+
+        def hit(tx: Writer) -> tuple[int, float]:
+            row = tx.db.execute(COUNT, (key, now + expiry, amount, now, now)).fetchone()
+            tx.db.execute("DELETE FROM counters WHERE expires <= ?", (now,))
+            return row[0], row[1]
+
+        return self.write("", hit, durable=False)
+
+    def counter(self, key: str, now: float | None = None) -> tuple[int, float] | None:
+        """Counter ``key``'s count and the end of its window, or None when it has no window running."""
+        row = self._db.execute("SELECT count, expires FROM counters WHERE key = ? AND expires > ?",
+                               (key, time.time() if now is None else now)).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def counters_over(self, prefix: str, least: int, now: float) -> list[tuple[str, float]]:
+        """The counters whose key starts with ``prefix`` at ``least`` or more in a window running at
+        ``now``, with the ends of their windows."""
+        return self._db.execute("SELECT key, expires FROM counters WHERE key >= ? AND key < ? AND count >= ?"
+                                " AND expires > ?", (prefix, prefix + "\uffff", least, now)).fetchall()
+
+    def clear_counters(self, key: str | None = None) -> int:
+        """Delete counter ``key`` (every counter when None); how many were deleted."""
+        where, args = ("WHERE key = ?", (key,)) if key is not None else ("", ())
+        return self.write("", lambda tx: tx.db.execute(f"DELETE FROM counters {where}", args).rowcount)
+
+    def write(self, code: str, job: Callable[["Writer"], T], durable: bool = True) -> T:
         """Run ``job`` in a write transaction on room ``code`` and return its result once committed.
 
         The job may read through the :class:`Writer` and append entries; whatever it raises is raised
-        here, with its writes undone. Jobs from other threads may share the transaction."""
+        here, with its writes undone. Jobs from other threads may share the transaction. A job that
+        is not ``durable`` (what a crash may lose at no cost: a rate-limit counter) is answered once
+        committed, without waiting for the sync; a batch with a durable job waits for it."""
         self._process()
         if self._sync_failed is not None:  # nothing more is committed that could not be answered
             raise self._sync_failed
-        mine = _Job(code, job)
+        mine = _Job(code, job, durable=durable)
         with self._queue_lock:
             if self._leading:
                 mine.wake = threading.Event()
@@ -432,7 +488,8 @@ class SQLiteStore:
         it waits, every job of a committed batch gets that error instead of its result."""
         failure: BaseException | None = None
         try:
-            last = max((seq for _, seq in batches if seq is not None), default=0)
+            last = max((seq for batch, seq in batches if seq is not None and any(job.durable for job in batch)),
+                       default=0)
             if last:
                 self._sync(last)
         except BaseException as error:

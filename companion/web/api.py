@@ -72,7 +72,8 @@ def _too_fast(error: TooFast):
 
 @bp.errorhandler(NoSuchRoom)
 def _no_room(error: NoSuchRoom):
-    limits.lookups().missed()
+    if not limits.lookups().missed():
+        return limits.too_many()
     return jsonify(error=no_room_sentence(str(error))), 404
 
 

@@ -51,10 +51,10 @@ def headers_for(status: str, headers: list[tuple[str, str]]) -> list[tuple[str, 
     return SECURITY_HEADERS  # no body type: a redirect, an error page on its way
 
 
-# Every path that names a room by its code: each is a lookup, counted against the client's budget
-# of wrong codes (web/limits.py).
-NAMES_A_ROOM = re.compile(r"^/(?:api/v1/rooms/[^/]+|host/[^/]+|p/[^/]+|j/[^/]+|rooms/[^/]+/(?:qr\.svg|photos)|join)"
-                          r"(?:/|$)")
+# Every path that names a room or a score sheet by its code: each is a lookup, counted against the
+# client's budget of wrong codes (web/limits.py).
+NAMES_A_ROOM = re.compile(r"^/(?:api/v1/rooms/[^/]+|host/[^/]+|p/[^/]+|j/[^/]+|rooms/[^/]+/(?:qr\.svg|photos)|join"
+                          r"|score/(?!new(?:/|$))[^/]+)(?:/|$)")
 
 
 # What a form of another site can send without asking first (CORS "simple" requests): every such

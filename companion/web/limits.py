@@ -1,25 +1,36 @@
-"""Limits on what one client can do: rooms and score sheets opened, seats asked for, room codes
-looked up, per client address, with Flask-Limiter (its in-memory store: each server counts its own
-clients; in front of several servers, ``deploy/nginx.conf``'s ``limit_req`` counts for all of them).
+"""Limits on what one client can do: rooms and score sheets opened, seats asked for, room and
+score-sheet codes looked up, per client address, with Flask-Limiter. Its counters are in the rooms'
+store (``storage/counters.py``), so every worker of every server counts the same client alike: a
+limit is the limit whatever the number of workers (with ``memory://`` each worker counted its own,
+and two workers let twice as many through). Behind nginx, ``deploy/nginx.conf``'s ``limit_req``
+counts as well.
 
 The figures are generous enough for a game café behind one address (dozens of tables opening at
-once) and far below what fills the store or scans the room codes: 531,441 codes at 30 wrong ones a
+once) and far below what fills the store or scans the codes: 531,441 room codes at 30 wrong ones a
 minute take more than twelve days to scan from one address, and a client that has used its wrong
 codes is refused every lookup, right or wrong, until the minute is over, so a refusal says nothing
-about which codes exist. ``COMPANION_RATE_LIMITS=off`` turns them off (the load test, which plays
-hundreds of tables from one address).
+about which codes exist. A score sheet's code is a code like a room's: a wrong one counts against
+the same budget, and over it a sheet is refused like a room. ``COMPANION_RATE_LIMITS=off`` turns the
+limits off (the load test, which plays hundreds of tables from one address).
 """
 
 from __future__ import annotations
 
+import logging
 import os
-from collections import OrderedDict
+import time
+from pathlib import Path
 
 from flask import Flask, current_app, jsonify, render_template, request
 from flask_babel import gettext
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse
+
+from companion.storage import counters
+from companion.web.lockboard import LockBoard
+
+logger = logging.getLogger(__name__)
 
 # endpoint -> limit, for the requests that make something (the POST of an endpoint with GET too)
 LIMITS = {
@@ -32,51 +43,84 @@ LIMITS = {
     # A photo is up to 400 KB to check and keep: a café's tables photograph a doodle each a round.
     "photos.take": "60/minute;1200/hour",
 }
-WRONG_CODES = parse("30/minute")  # room codes that name no room, per client
+WRONG_CODES = parse("30/minute")  # room and sheet codes that name nothing, per client
+WRONG_CODES_KEY = "wrong-code"
+# Seconds between two looks of a worker at the addresses other servers found over their budget (only
+# when several servers share the store): how late, at most, a right code is refused there too.
+REFRESH_EVERY = 1.0
+BOARD_FILE = "locked-addresses"  # in the instance folder: web/lockboard.py
 
 
 def init_app(app: Flask) -> Limiter:
     """The app's limiter, with the limits above on their endpoints (registered blueprints first)."""
     enabled = os.environ.get("COMPANION_RATE_LIMITS", "on").lower() not in ("off", "0", "false")
     enabled = app.config.get("RATE_LIMITS", enabled)
-    limiter = Limiter(get_remote_address, app=app, storage_uri="memory://", enabled=enabled,
+    store = app.extensions["rooms"].store
+    limiter = Limiter(get_remote_address, app=app, storage_uri=f"{counters.SCHEME}://",
+                      storage_options={"store": store}, enabled=enabled,
                       default_limits=[], headers_enabled=True, on_breach=_too_many)
     for endpoint, rate in LIMITS.items():
         view = app.view_functions[endpoint]
         app.view_functions[endpoint] = limiter.limit(rate, methods=["POST"])(view)
-    app.extensions["lookups"] = Lookups(limiter, enabled)
+    board = LockBoard(Path(app.instance_path) / BOARD_FILE) if enabled else None
+    app.extensions["lookups"] = Lookups(limiter, board, store)
     return limiter
 
 
 class Lookups:
-    """The wrong-codes budget of each client address (``limits``, in the limiter's store). Every
-    lookup asks :meth:`allowed`, the busiest requests too (a phone's view), so an address that has
-    never given a wrong code is answered from a set, without touching the store."""
+    """The wrong-codes budget of each client address: counted in the store (every worker and server
+    counts alike), and told to every worker by the lock board (``web/lockboard.py``). Every lookup
+    asks :meth:`allowed`, the busiest requests too (a phone's view, its polls), so an address that
+    is not over its budget is answered from the board, without touching the store."""
 
-    def __init__(self, limiter: Limiter, enabled: bool):
+    def __init__(self, limiter: Limiter, board: LockBoard | None, store):
         self.limiter = limiter
-        self.enabled = enabled
-        self.missers: OrderedDict[str, None] = OrderedDict()  # addresses with a recent wrong code
+        self.board = board  # None: the limits are off
+        self.store = store
+        self.clock = time.time
+        # Other servers lock addresses on their own boards: look at the store now and then.
+        self._shared = getattr(store, "SHARED_BY_SERVERS", False)
+        self._next_refresh = 0.0
 
     def allowed(self, address: str | None = None) -> bool:
         """Whether ``address`` (default: the request's) may look a code up now."""
-        if not self.enabled:
+        board = self.board
+        if board is None:
             return True
         address = address or get_remote_address()
-        return address not in self.missers or self.limiter.limiter.test(WRONG_CODES, "wrong-code", address)
+        if self._shared and self.clock() >= self._next_refresh:
+            self.refresh(self.clock())
+        until = board.locked_until(address)  # no clock read unless the address's slot was ever locked
+        return not until or until <= self.clock() or self.limiter.limiter.test(WRONG_CODES, WRONG_CODES_KEY, address)
 
-    def missed(self, address: str | None = None) -> None:
-        """Count a code that named no room."""
-        if self.enabled:
-            address = address or get_remote_address()
-            self.missers[address] = None
-            self.missers.move_to_end(address)
-            while len(self.missers) > 10_000:
-                self.missers.popitem(last=False)
-            self.limiter.limiter.hit(WRONG_CODES, "wrong-code", address)
+    def missed(self, address: str | None = None) -> bool:
+        """Count a code that named nothing; whether that may be said (False: the address was over
+        its budget, its lookup crossing another one's, and is refused like any other)."""
+        if self.board is None:
+            return True
+        address = address or get_remote_address()
+        within = self.limiter.limiter.hit(WRONG_CODES, WRONG_CODES_KEY, address)
+        stats = self.limiter.limiter.get_window_stats(WRONG_CODES, WRONG_CODES_KEY, address)
+        if stats.remaining <= 0:  # every later lookup is refused, by every worker
+            self.board.lock(address, stats.reset_time)
+        return within
+
+    def refresh(self, now: float) -> None:
+        """Lock on this server's board the addresses any server found over their budget."""
+        self._next_refresh = now + REFRESH_EVERY
+        prefix, suffix = WRONG_CODES.key_for(WRONG_CODES_KEY, "\0").split("\0")  # around the address
+        try:
+            over = self.store.counters_over(prefix, WRONG_CODES.amount, now)
+        except self.store.ERRORS as error:  # the store is down: every request says so already
+            logger.warning("reading the addresses over their budget failed: %s", error)
+            return
+        for key, until in over:
+            if key.endswith(suffix):
+                self.board.lock(key[len(prefix):-len(suffix)], until)
 
 
 def lookups() -> Lookups:
+    """The app's budget of wrong codes."""
     return current_app.extensions["lookups"]
 
 

@@ -35,7 +35,8 @@ def rooms():
 
 @bp.app_errorhandler(NoSuchRoom)
 def _no_room(error):
-    limits.lookups().missed()
+    if not limits.lookups().missed():
+        return limits.too_many()
     if request.path.startswith("/api/"):
         return {"error": no_room_sentence(str(error))}, 404
     return render_template("message.html", title=gettext("No such room"),
@@ -238,7 +239,8 @@ def qr_size(code: str) -> str:
 def qr(code):
     code = normal_code(code)
     if rooms().version(code) is None:
-        limits.lookups().missed()
+        if not limits.lookups().missed():
+            return limits.too_many()
         abort(404)
     response = Response(_qr_svg(code), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "private, max-age=300"
