@@ -10,7 +10,7 @@ rebuilds it by replaying the log, and undo replays the game's moves). So the log
   nothing more), so a full table can still be undone, sent to the lobby or closed.
 - **Each credential's pace.** A token bucket per actor of the room (a seat, the host): a burst of
   moves, then a steady rate; and likewise for the bytes those moves add, so that a phone cannot fill
-  the room's cap in a minute with whole doodles. A move beyond it is refused (HTTP 429), with a
+  the room's cap in a minute with whole drawings. A move beyond it is refused (HTTP 429), with a
   sentence, and nothing changes.
 
 Both are worked out from the log itself, under the write lock, on the room as the store has it:
@@ -35,7 +35,7 @@ from companion import jsonio
 from companion.rooms.entries import HOST_ACTIONS
 
 # The room's cap. Measured (docs/SECURITY.md, "Limits"): the longest honest game of any game at its
-# largest player count logs 4,150 entries and 2 MB (Doodles, 7 players, 20 rounds, every doodle drawn
+# largest player count logs 4,150 entries and 2 MB (the drawing game, 7 players, 20 rounds, every doodle drawn
 # on the phone for the whole 30 seconds: 21 strokes and 13,000 characters each, as the phone's script
 # encodes them at 120 pointer events a second); the other games a few hundred entries and tens of
 # KB. next_game keeps the room and its log, so a room holds a night: five or six of the longest
@@ -50,11 +50,11 @@ HOST_RESERVE_ENTRIES = 1_000
 HOST_RESERVE_BYTES = 512 * 1024
 
 # A seat's pace. A phone taps a few times a second at most; a doodle is sent stroke by stroke, one
-# post in flight, at least 0.6 s apart (doodles.js, GAP), what is drawn meanwhile going in the next:
+# post in flight, at least 0.6 s apart (the drawing game's script, GAP), what is drawn meanwhile going in the next:
 # a 30-second doodle is about 21 posts, and a phone never posts faster than the steady rate.
 SEAT_BURST = 20
 SEAT_RATE = 2.0  # moves a second, steadily
-# Its bytes: a whole doodle at once (a doodle is at most 200,000 characters, games/doodles.py), then
+# Its bytes: a whole doodle at once (a doodle is at most 200,000 characters, in its engine), then
 # many times what the fastest honest doodler draws (measured: 13 KB in 30 s, under 0.5 KB a second),
 # so that filling a room's cap takes one phone more than half an hour rather than a minute.
 SEAT_BYTES_BURST = 256 * 1024

@@ -62,7 +62,7 @@ class Moves:
     game, or a benchmark, makes thousands). Compared by identity, like the log position it stands for.
 
     Every ``SNAPSHOT_EVERY``-th move also keeps the game's state after it, so that undo replays the
-    few moves since the last kept state rather than the whole game: a game of Doodles drawn on the
+    few moves since the last kept state rather than the whole game: a game of drawings drawn on the
     phones makes 4,000 moves, whose replay took 0.14 s, and every undo in the log costs that again in
     every replay. The states kept share all but what changed with each other (frozen records), so
     they add little beside the moves themselves.

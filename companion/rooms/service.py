@@ -28,10 +28,10 @@ CODE_LENGTH = 4
 
 
 # Each worker's caches are bounded in bytes as well as in number (issue 29): a room of a long night of
-# doodles keeps megabytes, and so do the views rendered of it. The rooms cached weigh their log's
+# drawings keeps megabytes, and so do the views rendered of it. The rooms cached weigh their log's
 # bytes (rooms/bounds.py: at most 16 MiB each; in memory a room measured about three times its log's
-# bytes, 6 MB for a 2 MB game of Doodles); the answers remembered weigh their bodies. Figures that hold
-# an evening's tables of a busy server (a game of Dixit logs about 10 KB, a night of Doodles drawn on
+# bytes, 6 MB for a 2 MB game of drawings); the answers remembered weigh their bodies. Figures that hold
+# an evening's tables of a busy server (a game of voting on cards logs about 10 KB, a night of drawings drawn on
 # the phones a few MB) and keep a worker within a few hundred MB whatever its rooms hold.
 CACHE_BYTES = 64 * 1024 * 1024
 MEMO_BYTES = 32 * 1024 * 1024
