@@ -253,6 +253,10 @@ def test_a_latecomer_asks_and_the_host_gives_back_a_seat(table):
     pending = t.client.get(f"/api/v1/rooms/{t.code}", headers={"Authorization": f"Bearer {new_token}"}).get_json()
     assert pending["pending"] == "Ann again" and pending["you"] is None
     request_id = t.view("host")["requests"][0]["id"]
+    # Ann's old phone is still here: her seat is not given away behind its back (issue 29).
+    refused = t.act("host", "admit", expect=409, request=request_id, seat=t.seats["Ann"])["error"]
+    assert refused.startswith("Ann's phone is still here")
+    t.phone_gone("Ann")
     t.act("host", "admit", request=request_id, seat=t.seats["Ann"])
     mine = t.client.get(f"/api/v1/rooms/{t.code}", headers={"Authorization": f"Bearer {new_token}"}).get_json()
     assert mine["you"]["name"] == "Ann"

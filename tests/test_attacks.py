@@ -317,3 +317,27 @@ def test_the_host_cannot_skip_a_doodles_voter_whose_phone_is_here_and_can_once_i
     t.phone_gone("Dan")
     t.act("host", "skip", seat=t.seats["Dan"])
     assert t.view("Dan")["you"]["skipped"] is True
+
+
+def test_the_host_cannot_give_a_seat_whose_phone_is_here_to_a_phone_of_its_own(app, table, clock):
+    """The same door through ``admit``: a second browser of the host's asks for a seat as "Ben"
+    while Ben's phone polls, and the host gives it Ben's seat, whose secrets it then reads. Now the
+    seat goes to another phone only once Ben's is gone, as a replaced phone's does."""
+    t = table(players=FOUR)
+    for name, position in {"Ann": 3, "Ben": 1, "Cat": 2, "Dan": 4}.items():
+        t.act(name, "claim", position=position)
+    _polling(app, t, "Ben")
+    asked = t.client.post(f"/api/v1/rooms/{t.code}/seats", json={"name": "Ben"})
+    assert asked.status_code == 202
+    impostor = asked.get_json()["token"]
+    request = t.view("host")["requests"][0]
+    before = t.view("host")["version"]
+    refused = t.act("host", "admit", expect=409, request=request["id"], seat=t.seats["Ben"])["error"]
+    assert refused.startswith("Ben's phone is still here:")
+    assert t.view("host")["version"] == before
+    mine = t.client.get(f"/api/v1/rooms/{t.code}", headers={"Authorization": f"Bearer {impostor}"}).get_json()
+    assert mine["you"] is None and '"claim": 1' not in json.dumps(mine)
+    assert t.view("Ben")["you"]["claim"] == 1  # Ben's phone still holds his seat
+    t.phone_gone("Ben")  # a phone really gone: its seat goes to the new phone
+    t.act("host", "admit", request=request["id"], seat=t.seats["Ben"])
+    assert t.client.get(f"/api/v1/rooms/{t.code}", headers={"Authorization": f"Bearer {impostor}"}).get_json()["you"]["name"] == "Ben"

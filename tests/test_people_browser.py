@@ -1,7 +1,8 @@
 """People come and go, in Debian's chromium: what only a browser shows (issue 15, section 4).
 
 - Handing a seat to a replaced phone asks the host first, with the seat's name, in the browser's
-  own confirm dialog (the page's script reads ``data-confirm``).
+  own confirm dialog (the page's script reads ``data-confirm``), and is refused while the old
+  phone is still here.
 - The table's language switched during the game changes the host page itself, its title and
   ``<html lang>`` too, with the next live update and no reload by hand; a phone that chose no
   language of its own follows.
@@ -12,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser import PHONE
+from tests.server import wait_until
 from tests.table import TABLET, Room
 
 pytestmark = pytest.mark.browser
@@ -48,8 +50,18 @@ def test_a_replaced_phone_gets_its_seat_back_once_the_host_confirms(server, brow
 
     host.remove_listener("dialog", refuse)
     host.on("dialog", lambda dialog: dialog.accept())
+    # Ann's old phone is still open: her seat is not given away behind its back (issue 29).
+    seat.click()
+    host.wait_for_selector("#toast.show:has-text(\"Ann's phone is still here\")")
+    assert room.view()["requests"], "a seat whose phone is here is not handed over"
+
+    # The old phone is put away (its page says so as it goes) and stays gone past the grace period.
+    old_phone.goto("about:blank")
+    wait_until(lambda: next(p for p in room.view()["players"] if p["name"] == "Ann")["gone"], timeout=30,
+               what="Ann's old phone to be gone past the grace period")
     seat.click()
     new_phone.wait_for_selector("#live [data-phase=claiming] .pad button", timeout=10000)
+    old_phone.goto(f"{server.url}/p/{room.code}")
     old_phone.wait_for_selector("text=The host gave your seat to another phone.")
 
 

@@ -190,6 +190,7 @@ def test_a_replaced_phones_request_highlights_its_seat_and_every_handover_asks_f
     assert "Give Ben's seat to ANN's phone? Ben's old phone will be signed out." in confirms(page)
     assert '"add_player"' not in page  # a phone with a seated player's name is a replaced phone
     old_phone = t.tokens["Ann"]
+    t.phone_gone("Ann")  # the old phone is gone: the host may give its seat away (issue 29)
     t.act("host", "admit", request=request["id"], seat=t.seats["Ann"])
     assert as_phone(t, new_phone)["you"]["name"] == "Ann"
     gone = text_of(phone_page(app, t, old_phone).get_data(as_text=True))

@@ -3,8 +3,9 @@ only when that seat's phone is gone.
 
 The host's credential may play a seat from the host screen (``pass_tablet``, then moves ``"for"``
 it, its view and photos) and may skip a seat's awaited answer (a game move declaring ``against``,
-``skip``). Either would let whoever holds the host tablet, usually a player, read or change another
-player's secret while that player's phone is in their hand. So such an entry is recorded only for a
+``skip``), and may give a seat to a phone that asks for it (``admit``: a replaced phone, or a
+second browser of the host's own). Each would let whoever holds the host tablet, usually a player,
+read or change another player's secret while that player's phone is in their hand. So such an entry is recorded only for a
 seat added without a phone, or whose phone has been gone past the grace period
 (``companion/live/presence.py``: offline, and last seen at least ``GRACE`` seconds ago).
 
@@ -32,7 +33,7 @@ class PhoneStillHere(RuleError):
 
 # The entry types that may act against a seat: the room's own, and every game's move declaring
 # ``against``; known once, so that the check of every action is a set lookup (no room read).
-AGAINST = frozenset({"pass_tablet"} | {kind for engine in GAMES.values()
+AGAINST = frozenset({"pass_tablet", "admit"} | {kind for engine in GAMES.values()
                                        for kind, model in engine.ACTIONS.models.items() if model.against})
 
 

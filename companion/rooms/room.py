@@ -487,15 +487,17 @@ def _undo(room, entry, at):
 
 
 def seat_acted_against(room: Room, body: dict) -> Seat | None:
-    """The seat held by a phone that a host's entry would take from it (``pass_tablet``) or whose own
-    move it would take away (a game move declaring ``against``, ``skip``), or None for any other
-    entry. The companion records such an entry only when that phone is gone (``companion/rooms/door.py``):
+    """The seat held by a phone that a host's entry would take from it (``pass_tablet``; ``admit``,
+    which gives it to another phone: the host's own, perhaps) or whose own move it would take away
+    (a game move declaring ``against``, ``skip``), or None for any other entry. The companion records such an entry only when that phone is gone (``companion/rooms/door.py``):
     presence is no part of the log, so it is checked before the entry is recorded, not here."""
     if body.get("by") != HOST or room.ended:
         return None
     kind = body.get("type")
     if kind == "pass_tablet":
         named = body.get("seat") if body.get("on", True) is True else None
+    elif kind == "admit":
+        named = body.get("seat")
     elif entries.is_lobby(kind) or not room.started:
         return None
     else:
