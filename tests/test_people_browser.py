@@ -61,7 +61,8 @@ def test_a_replaced_phone_gets_its_seat_back_once_the_host_confirms(server, brow
                what="Ann's old phone to be gone past the grace period")
     seat.click()
     new_phone.wait_for_selector("#live [data-phase=claiming] .pad button", timeout=10000)
-    old_phone.goto(f"{server.url}/p/{room.code}")
+    # What the old page's next poll brings it (a whole page load asks for a seat instead):
+    old_phone.goto(f"{server.url}/p/{room.code}/live")
     old_phone.wait_for_selector("text=The host gave your seat to another phone.")
 
 
