@@ -18,9 +18,8 @@ from pathlib import Path
 import pytest
 import requests
 
+from companion.live.holds import HeldPolls, client_key
 from tests.server import Server, wait_until
-
-pytestmark = pytest.mark.server
 
 HALF_OPEN = 200  # the issue's measure: 220 half-sent requests kept /healthz from being answered
 CAP = 3  # polls one address may hold, for these tests
@@ -54,6 +53,7 @@ def quick_server(tmp_path):
     s.stop()
 
 
+@pytest.mark.server
 def test_half_sent_requests_are_closed_within_the_deadline_and_others_are_served_meanwhile(quick_server):
     half_open = [connect(quick_server, b"GET /healthz HTTP/1.1\r\nHost: x\r\nUser-Agent: slo") for _ in range(HALF_OPEN)]
     silent = [connect(quick_server) for _ in range(20)]
@@ -135,6 +135,7 @@ def capped_server(tmp_path):
     s.stop()
 
 
+@pytest.mark.server
 def test_one_address_holds_at_most_the_cap_of_polls_whichever_worker_and_the_rest_are_answered_at_once(
         capped_server):
     server = capped_server
@@ -169,6 +170,7 @@ def test_one_address_holds_at_most_the_cap_of_polls_whichever_worker_and_the_res
         conn.close()
 
 
+@pytest.mark.server
 def test_a_killed_workers_held_polls_count_no_more(capped_server):
     server = capped_server
     code = requests.post(server.url + "/api/v1/rooms", json={"game": "dixit"}, timeout=10).json()["code"]
@@ -193,6 +195,7 @@ def test_a_killed_workers_held_polls_count_no_more(capped_server):
         conn.close()
 
 
+@pytest.mark.server
 def test_each_server_has_its_own_control_socket_and_stopping_one_leaves_the_others(tmp_path):
     first = Server(tmp_path / "a").start()
     second = Server(tmp_path / "b").start()
@@ -211,3 +214,35 @@ def test_each_server_has_its_own_control_socket_and_stopping_one_leaves_the_othe
     finally:
         first.stop()
         second.stop()
+
+
+def test_the_held_polls_of_an_address_stop_at_the_cap_and_free_their_place_when_they_end():
+    table = HeldPolls.private()
+    with table.holding("10.0.0.7", 2) as first, table.holding("10.0.0.7", 2) as second:
+        with table.holding("10.0.0.7", 2) as third:
+            assert (first, second, third) == (True, True, False)
+            assert table.held("10.0.0.7") == 2
+    with table.holding("10.0.0.7", 2) as again:
+        assert again and table.held("10.0.0.7") == 1
+    assert table.held("10.0.0.7") == 0
+
+
+def test_a_worker_that_ended_holds_nothing_and_its_column_serves_the_next():
+    master = HeldPolls.shared()
+    worker = master.for_slot(master.take_slot())
+    other = master.for_slot(master.take_slot())
+    # Entered and never left: the first worker is killed while its poll is held.
+    held, kept = worker.holding("10.0.0.7", 5), other.holding("10.0.0.7", 5)
+    assert held.__enter__() and kept.__enter__()
+    assert master.held("10.0.0.7") == 2
+    worker.release()
+    assert master.held("10.0.0.7") == 1
+    kept.__exit__(None, None, None)
+    assert master.held("10.0.0.7") == 0
+
+
+def test_one_ipv6_network_is_one_client():
+    """A phone or a household gets a /64 and may use any address in it."""
+    assert client_key("2001:db8:1:2::10") == client_key("2001:db8:1:2:abcd::99")
+    assert client_key("2001:db8:1:2::10") != client_key("2001:db8:1:3::10")
+    assert client_key("::ffff:192.0.2.1") == client_key("192.0.2.1")

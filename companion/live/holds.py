@@ -116,7 +116,8 @@ class HeldPolls:
         finally:
             if held:
                 with self._lock:
-                    table.counts[mine] -= 1
+                    if table.counts[mine]:  # never below 0, whatever cleared the column meanwhile
+                        table.counts[mine] -= 1
 
     def _bucket(self, address: str) -> int:
         digest = hashlib.blake2b(client_key(address), key=self._table.key, digest_size=4).digest()

@@ -80,11 +80,13 @@ class PacedSocket:
             wait = self._deadline - started
         else:
             wait = self._budget
-        data = None
-        if wait > 0:
-            with gevent.Timeout(wait, False):
-                data = self._sock.recv(size)
-        if data is None:
+        try:
+            if wait <= 0:
+                raise TimeoutError
+            # The socket's own timeout: gevent arms a timer only when the bytes are not there yet.
+            self._sock.settimeout(wait)
+            data = self._sock.recv(size)
+        except TimeoutError:
             self._expire()
             return b""
         if self._phase == _BODY:
@@ -110,18 +112,21 @@ class PacedSocket:
         return self._within_send(self._sock.sendfile, file, offset, count)
 
     def _within_send(self, write, *args):
-        with gevent.Timeout(self._limits.send, False):
+        """``write(*args)`` within the send time (gevent's sendall counts it for the whole write)."""
+        try:
+            self._sock.settimeout(self._limits.send)
             return write(*args)
-        # gunicorn takes a broken pipe for a client gone: the connection is closed, nothing logged
-        raise BrokenPipeError(errno.EPIPE, "the client took no answer in time")
+        except TimeoutError:
+            # gunicorn takes a broken pipe for a client gone: the connection is closed, nothing logged
+            raise BrokenPipeError(errno.EPIPE, "the client took no answer in time") from None
 
     def _expire(self) -> None:
         """A deadline passed: say 408 to a client caught in the middle of a request, then read and
         send nothing more (gunicorn closes the connection when its next read finds nothing)."""
         if self._seen and self._phase in (_HEADERS, _BODY):
             try:
-                with gevent.Timeout(1.0, False):  # best effort: a client that reads nothing gets nothing
-                    self._sock.sendall(TIMED_OUT)
+                self._sock.settimeout(1.0)  # best effort: a client that reads nothing gets nothing
+                self._sock.sendall(TIMED_OUT)
             except OSError:
                 pass
         self._expired = True
