@@ -67,6 +67,8 @@ def test_half_sent_requests_are_closed_within_the_deadline_and_others_are_served
         first += kept.recv(65536)
     assert first.startswith(b"HTTP/1.1 200")
     kept.sendall(b"GET /healthz HTTP/1.1\r\n")
+    # The same, the half of the next request sent with the whole first one.
+    eager = connect(quick_server, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\n")
 
     # Meanwhile another client is answered.
     assert requests.get(quick_server.url + "/healthz", timeout=10).status_code == 200
@@ -74,10 +76,12 @@ def test_half_sent_requests_are_closed_within_the_deadline_and_others_are_served
     # Caught in the middle of a request: told 408, then closed.
     for conn in half_open + [body, kept]:
         assert read_to_end(conn).startswith(b"HTTP/1.1 408 Request Timeout\r\n")
+    answers = read_to_end(eager)
+    assert answers.startswith(b"HTTP/1.1 200 OK\r\n") and b"HTTP/1.1 408 Request Timeout\r\n" in answers
     # Never sent anything: closed without a word.
     for conn in silent:
         assert read_to_end(conn) == b""
-    for conn in half_open + silent + [body, kept]:
+    for conn in half_open + silent + [body, kept, eager]:
         conn.close()
 
 

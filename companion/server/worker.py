@@ -29,6 +29,7 @@ the master made before it forked (``companion/server/hooks.py``).
 from __future__ import annotations
 
 import errno
+import io
 import time
 
 import gevent
@@ -66,9 +67,13 @@ class PacedSocket:
         """The headers are in: what the app reads now is the body, within its budget."""
         self._phase, self._budget = _BODY, self._limits.body
 
-    def answered(self) -> None:
-        """The request was answered: the connection may idle until the next request's first byte."""
-        self._phase, self._seen = _IDLE, False
+    def answered(self, pending: bool = False) -> None:
+        """The request was answered: the connection may idle until the next request's first byte,
+        unless some of the next request came with the last one (``pending``): its clock runs now."""
+        if pending:
+            self._phase, self._seen, self._deadline = _HEADERS, True, time.monotonic() + self._limits.header
+        else:
+            self._phase, self._seen = _IDLE, False
 
     def recv(self, size: int) -> bytes:
         if self._expired:
@@ -176,4 +181,10 @@ class CompanionWorker(GeventWorker):
             return super().handle_request(listener_name, req, sock, addr)
         finally:
             if paced:
-                sock.answered()
+                sock.answered(pending=_read_ahead(req))
+
+
+def _read_ahead(req) -> bool:
+    """Whether gunicorn's parser already holds bytes past this request (the next one has begun)."""
+    buffered = getattr(getattr(req, "unreader", None), "buf", None)
+    return buffered is not None and buffered.seek(0, io.SEEK_END) > 0
