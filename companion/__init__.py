@@ -12,7 +12,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from companion import jsonio
 from companion.config import database_target, instance_folder
-from companion.live.holds import PER_ADDRESS
+from companion.live.holds import per_address as held_polls_per_address
 from companion.live.polling import NotModified
 from companion.rooms.service import Rooms
 from companion.scoresheet import pages as helper_pages
@@ -69,7 +69,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         # How long a screen's poll may be held waiting for a change (long polling; 0: short polling).
         POLL_WAIT=int(os.environ.get("COMPANION_POLL_WAIT", "20")),
         # How many polls one client address may hold at once, whichever worker (companion/live/holds.py).
-        POLLS_PER_ADDRESS=int(os.environ.get("COMPANION_POLLS_PER_ADDRESS", PER_ADDRESS)),
+        POLLS_PER_ADDRESS=held_polls_per_address(os.environ),
         PUBLIC_URL=os.environ.get("COMPANION_PUBLIC_URL"),
         # The Host headers this server answers to (comma-separated; unset: any, with links built
         # from PUBLIC_URL, which the companion command always sets).

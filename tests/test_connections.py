@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from companion.live.holds import HeldPolls, client_key
+from companion.live.holds import PER_ADDRESS, HeldPolls, client_key, per_address
 from tests.server import Server, wait_until
 
 HALF_OPEN = 200  # the measure: 220 half-sent requests kept /healthz from being answered
@@ -250,3 +250,10 @@ def test_one_ipv6_network_is_one_client():
     assert client_key("2001:db8:1:2::10") == client_key("2001:db8:1:2:abcd::99")
     assert client_key("2001:db8:1:2::10") != client_key("2001:db8:1:3::10")
     assert client_key("::ffff:192.0.2.1") == client_key("192.0.2.1")
+
+
+def test_the_cap_is_a_setting_and_the_load_tests_switch_lifts_it():
+    assert per_address({}) == PER_ADDRESS
+    assert per_address({"COMPANION_POLLS_PER_ADDRESS": "40"}) == 40
+    assert per_address({"COMPANION_RATE_LIMITS": "off"}) is None
+    assert per_address({"COMPANION_RATE_LIMITS": "off", "COMPANION_POLLS_PER_ADDRESS": "40"}) == 40

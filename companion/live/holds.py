@@ -26,7 +26,7 @@ import mmap
 import secrets
 import threading
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Iterator, Mapping
 
 # A table is at most about 17 screens (a host screen, a TV and up to 15 phones) and usually 5 to 8;
 # a café or a club behind one NAT address may have dozens of tables: 300 held polls is 40 tables of
@@ -42,6 +42,17 @@ BUCKETS = 8192
 COUNTER_MAX = 0xFFFF  # 16-bit counters: a worker holds at most worker_connections (10,000) polls
 # The request environ's key under which a gunicorn worker hands the app its slot of the shared table.
 ENVIRON_KEY = "companion.held_polls"
+
+
+def per_address(environ: Mapping[str, str]) -> int | None:
+    """The cap from ``environ``: ``COMPANION_POLLS_PER_ADDRESS``, else :data:`PER_ADDRESS`, else
+    None (no cap) when ``COMPANION_RATE_LIMITS=off`` turns every per-client limit off (the load test
+    plays hundreds of tables from one address)."""
+    if environ.get("COMPANION_POLLS_PER_ADDRESS"):
+        return int(environ["COMPANION_POLLS_PER_ADDRESS"])
+    if environ.get("COMPANION_RATE_LIMITS", "on").lower() in ("off", "0", "false"):
+        return None
+    return PER_ADDRESS
 
 
 class _Table:

@@ -13,6 +13,7 @@ Every poll of a phone, answered here or not, is first a sighting of it (``compan
 from __future__ import annotations
 
 import re
+from contextlib import AbstractContextManager, nullcontext
 from urllib.parse import parse_qs
 
 from companion.live import cooperative
@@ -53,10 +54,10 @@ def requested_wait(query: str) -> float:
 class NotModified:
     """WSGI middleware answering a current poll with 304."""
 
-    def __init__(self, app, rooms, per_address: int = PER_ADDRESS):
+    def __init__(self, app, rooms, per_address: int | None = PER_ADDRESS):
         self.app = app
         self.rooms = rooms
-        self.per_address = per_address  # polls one client address may hold at once
+        self.per_address = per_address  # polls one client address may hold at once (None: no cap)
         self._own_holds: HeldPolls | None = None  # this process's count, when no gunicorn master shares one
 
     def __call__(self, environ, start_response):
@@ -74,8 +75,7 @@ class NotModified:
                 if version is not None and etag(version) in tags and held:
                     wait = requested_wait(environ.get("QUERY_STRING", ""))
                     if wait:
-                        with self._holds(environ).holding(environ.get("REMOTE_ADDR", ""),
-                                                          self.per_address) as may_hold:
+                        with self._holding(environ) as may_hold:
                             if may_hold:
                                 self.rooms.wait(code, version, wait)
                                 version = self.rooms.changes.latest(code)
@@ -85,14 +85,17 @@ class NotModified:
                     return [b""]
         return self.app(environ, start_response)
 
-    def _holds(self, environ) -> HeldPolls:
-        """The held-polls count shared by this server's workers, else this process's own."""
-        shared = environ.get(ENVIRON_KEY)
-        if shared is not None:
-            return shared
-        if self._own_holds is None:
-            self._own_holds = HeldPolls.private()
-        return self._own_holds
+    def _holding(self, environ) -> AbstractContextManager[bool]:
+        """Count this poll as held by its client address while inside: yields whether it may be
+        held, in the count shared by this server's workers, else in this process's own."""
+        if self.per_address is None:
+            return nullcontext(True)
+        holds = environ.get(ENVIRON_KEY)
+        if holds is None:
+            if self._own_holds is None:
+                self._own_holds = HeldPolls.private()
+            holds = self._own_holds
+        return holds.holding(environ.get("REMOTE_ADDR", ""), self.per_address)
 
     def _sighted(self, code: str, page: bool, environ) -> None:
         """A phone's poll (its page's seat cookie, or an API client's token) is a sighting of it."""
