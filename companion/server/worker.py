@@ -40,6 +40,7 @@ from companion.live.holds import ENVIRON_KEY, HeldPolls
 from .settings import ConnectionLimits, connection_limits
 
 _IDLE, _HEADERS, _BODY = "idle", "headers", "body"
+LAST_LOOK = 0.001  # seconds: past a deadline, a read only takes what has already come
 TIMED_OUT = b"HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
 
 
@@ -86,10 +87,10 @@ class PacedSocket:
         else:
             wait = self._budget
         try:
-            if wait <= 0:
-                raise TimeoutError
-            # The socket's own timeout: gevent arms a timer only when the bytes are not there yet.
-            self._sock.settimeout(wait)
+            # The socket's own timeout: gevent reads what is there at once and arms a timer only
+            # when nothing is. Past the deadline it still takes what came meanwhile: a busy worker
+            # that comes late to its bytes does not count its own lateness against the client.
+            self._sock.settimeout(max(wait, LAST_LOOK))
             data = self._sock.recv(size)
         except TimeoutError:
             self._expire()
