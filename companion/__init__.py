@@ -12,6 +12,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from companion import jsonio
 from companion.config import database_target, instance_folder
+from companion.live.holds import per_address as held_polls_per_address
 from companion.live.polling import NotModified
 from companion.rooms.bounds import Bounds
 from companion.rooms.service import CACHE_BYTES, MEMO_BYTES, Rooms
@@ -74,6 +75,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         POLL_MS=int(os.environ.get("COMPANION_POLL_MS", "800")),
         # How long a screen's poll may be held waiting for a change (long polling; 0: short polling).
         POLL_WAIT=int(os.environ.get("COMPANION_POLL_WAIT", "20")),
+        # How many polls one client address may hold at once, whichever worker (companion/live/holds.py).
+        POLLS_PER_ADDRESS=held_polls_per_address(os.environ),
         PUBLIC_URL=os.environ.get("COMPANION_PUBLIC_URL"),
         # The Host headers this server answers to (comma-separated; unset: any, with links built
         # from PUBLIC_URL, which the companion command always sets).
@@ -110,8 +113,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     # Innermost, in front of Flask, the static files (web/assets.py; its files added below).
     static_files = assets.StaticFiles(app)
     direct = Direct(static_files, app, app.extensions["rooms"])
-    app.wsgi_app = Layers(NotModified(direct, app.extensions["rooms"]), direct.refuse,
-                          lambda: app.extensions["lookups"])
+    polls = NotModified(direct, app.extensions["rooms"], app.config["POLLS_PER_ADDRESS"])
+    app.wsgi_app = Layers(polls, direct.refuse, lambda: app.extensions["lookups"])
     proxies = int(os.environ.get("COMPANION_TRUSTED_PROXIES", "0") or 0)
     if proxies:  # behind nginx: the client's address is the proxy's X-Forwarded-For, for the limits
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)

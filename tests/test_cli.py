@@ -104,7 +104,7 @@ def test_gunicorn_knows_every_setting_the_command_gives_it():
     config = Config()
     for name, value in cli.settings_for(cli.parse_args([])).items():
         config.set(name, value)  # raises AttributeError for a setting gunicorn does not have
-    assert config.worker_class_str == "gevent"
+    assert config.worker_class_str == "companion.server.worker.CompanionWorker"
 
 
 @pytest.mark.parametrize("environment, expected", [

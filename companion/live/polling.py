@@ -3,7 +3,9 @@
 Every screen polls its view or fragment with the ETag of what it shows (``"v<version>"``). While
 the room's version has not moved on, that poll is answered 304 from one indexed version lookup,
 without routing, identity or rendering. A poll that asks ``?wait=<seconds>`` is held until the room
-changes or the time is up (a long poll, see ``companion/live/changes.py``; only under gevent workers). Anything
+changes or the time is up (a long poll, see ``companion/live/changes.py``; only under gevent workers),
+unless its client address already holds as many polls as it may (``companion/live/holds.py``): then it
+is answered at once, as a short poll is. Anything
 else goes on to ``companion/web/direct.py`` and the Flask app, which set the same ETags on the full answers.
 Every poll of a phone, answered here or not, is first a sighting of it (``companion/live/presence.py``).
 """
@@ -11,10 +13,12 @@ Every poll of a phone, answered here or not, is first a sighting of it (``compan
 from __future__ import annotations
 
 import re
+from contextlib import AbstractContextManager, nullcontext
 from urllib.parse import parse_qs
 
 from companion.live import cooperative
 from companion.live.changes import MAX_WAIT
+from companion.live.holds import ENVIRON_KEY, PER_ADDRESS, HeldPolls
 from companion.rooms.room import token_hash
 from companion.web.identity import presented_token
 
@@ -50,9 +54,11 @@ def requested_wait(query: str) -> float:
 class NotModified:
     """WSGI middleware answering a current poll with 304."""
 
-    def __init__(self, app, rooms):
+    def __init__(self, app, rooms, per_address: int | None = PER_ADDRESS):
         self.app = app
         self.rooms = rooms
+        self.per_address = per_address  # polls one client address may hold at once (None: no cap)
+        self._own_holds: HeldPolls | None = None  # this process's count, when no gunicorn master shares one
 
     def __call__(self, environ, start_response):
         header = environ.get("HTTP_IF_NONE_MATCH")
@@ -69,13 +75,27 @@ class NotModified:
                 if version is not None and etag(version) in tags and held:
                     wait = requested_wait(environ.get("QUERY_STRING", ""))
                     if wait:
-                        self.rooms.wait(code, version, wait)
-                        version = self.rooms.changes.latest(code)
+                        with self._holding(environ) as may_hold:
+                            if may_hold:
+                                self.rooms.wait(code, version, wait)
+                                version = self.rooms.changes.latest(code)
                 if version is not None and etag(version) in tags:
                     start_response("304 Not Modified", [("ETag", etag(version)),
                                                         ("Cache-Control", "private, no-cache")])
                     return [b""]
         return self.app(environ, start_response)
+
+    def _holding(self, environ) -> AbstractContextManager[bool]:
+        """Count this poll as held by its client address while inside: yields whether it may be
+        held, in the count shared by this server's workers, else in this process's own."""
+        if self.per_address is None:
+            return nullcontext(True)
+        holds = environ.get(ENVIRON_KEY)
+        if holds is None:
+            if self._own_holds is None:
+                self._own_holds = HeldPolls.private()
+            holds = self._own_holds
+        return holds.holding(environ.get("REMOTE_ADDR", ""), self.per_address)
 
     def _sighted(self, code: str, page: bool, environ) -> None:
         """A phone's poll (its page's seat cookie, or an API client's token) is a sighting of it."""
