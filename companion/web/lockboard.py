@@ -36,11 +36,21 @@ class LockBoard:
     """The board of locked addresses, in the file ``path`` (made private to the server's user)."""
 
     def __init__(self, path: Path):
-        self._fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        if os.fstat(self._fd).st_size < SLOTS * _SLOT:
-            os.ftruncate(self._fd, SLOTS * _SLOT)  # zeros: nobody locked
-        self._map = mmap.mmap(self._fd, SLOTS * _SLOT, mmap.MAP_SHARED)
+        self._path = path
+        # The map keeps a descriptor of its own; ours is closed at once, and the file's lock is
+        # taken on a descriptor opened for it (a lock is rare: an address over its budget), so a
+        # board holds no descriptor beyond its map's, which goes with it.
+        fd = self._open()
+        try:
+            if os.fstat(fd).st_size < SLOTS * _SLOT:
+                os.ftruncate(fd, SLOTS * _SLOT)  # zeros: nobody locked
+            self._map = mmap.mmap(fd, SLOTS * _SLOT, mmap.MAP_SHARED)
+        finally:
+            os.close(fd)
         self._slots = memoryview(self._map).cast("I")
+
+    def _open(self) -> int:
+        return os.open(self._path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
 
     @staticmethod
     def _slot(address: str) -> int:
@@ -55,9 +65,10 @@ class LockBoard:
         two workers locking two addresses of one slot keep the later end."""
         slot = self._slot(address)
         end = min(math.ceil(until) + 1, 0xFFFFFFFF)  # rounded up: never earlier than the store's window
-        fcntl.flock(self._fd, fcntl.LOCK_EX)
+        fd = self._open()
         try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
             if self._slots[slot] < end:
                 self._slots[slot] = end
         finally:
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(fd)  # and its lock with it
