@@ -20,3 +20,10 @@ def database_target(environ: Mapping[str, str] | None = None) -> str:
     env = os.environ if environ is None else environ
     return (env.get("DATABASE_URL") or env.get("COMPANION_DB")
             or str(instance_folder(env) / "companion.sqlite3"))
+
+
+def rate_limits_on(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the per-client limits are on: ``COMPANION_RATE_LIMITS=off`` (or 0, false) turns them
+    off (the load test plays hundreds of tables from one address)."""
+    env = os.environ if environ is None else environ
+    return env.get("COMPANION_RATE_LIMITS", "on").lower() not in ("off", "0", "false")

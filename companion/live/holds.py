@@ -28,6 +28,8 @@ import threading
 from contextlib import contextmanager
 from typing import Iterator, Mapping
 
+from companion.config import rate_limits_on
+
 # A table is at most about 17 screens (a host screen, a TV and up to 15 phones) and usually 5 to 8;
 # a café or a club behind one NAT address may have dozens of tables: 300 held polls is 40 tables of
 # 7 screens, or 17 tables of 17. One address then holds at most 1.5 % of the 20,000 connections of
@@ -50,7 +52,7 @@ def per_address(environ: Mapping[str, str]) -> int | None:
     plays hundreds of tables from one address)."""
     if environ.get("COMPANION_POLLS_PER_ADDRESS"):
         return int(environ["COMPANION_POLLS_PER_ADDRESS"])
-    if environ.get("COMPANION_RATE_LIMITS", "on").lower() in ("off", "0", "false"):
+    if not rate_limits_on(environ):
         return None
     return PER_ADDRESS
 

@@ -57,7 +57,7 @@ class Farewell:
     """Why a phone that presents a token the room no longer seats was sent away, for the answers
     to it (the API's; the page says it in ``templates/phone_live.html``)."""
 
-    def __init__(self, room: Room, why: str, name: str):
+    def __init__(self, why: str, name: str):
         self.why, self.name = why, name
 
     @property
@@ -73,4 +73,4 @@ class Farewell:
 def farewell_of(room: Room, hashed: str | None) -> Farewell | None:
     """Why the phone whose token hashes to ``hashed`` was sent away, or None when it was not."""
     gone = room.farewell(hashed)
-    return Farewell(room, *gone) if gone else None
+    return Farewell(*gone) if gone else None

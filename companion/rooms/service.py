@@ -282,9 +282,9 @@ class Rooms:
 
     def _gone_phones(self, code: str) -> frozenset[str]:
         """The token hashes of room ``code``'s phones that have been gone past the grace period."""
-        tokens = {s.token: s.seat for s in self.get(code).seats if s.token}
-        gone = self.presence.seats(code, tokens)[1]
-        return frozenset(hashed for hashed, seat in tokens.items() if seat in gone)
+        room = self.get(code)
+        gone = self.phones(room)[1]
+        return frozenset(s.token for s in room.seats if s.token and s.seat in gone)
 
     def phones(self, room: rooms.Room) -> tuple[frozenset[int], frozenset[int]]:
         """The seats of ``room`` whose phone is connected now, and those whose phone is gone."""

@@ -17,7 +17,6 @@ limits off (the load test, which plays hundreds of tables from one address).
 from __future__ import annotations
 
 import logging
-import os
 import time
 from pathlib import Path
 
@@ -27,6 +26,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse
 
+from companion.config import rate_limits_on
 from companion.storage import counters
 from companion.web.lockboard import LockBoard
 
@@ -53,8 +53,7 @@ BOARD_FILE = "locked-addresses"  # in the instance folder: web/lockboard.py
 
 def init_app(app: Flask) -> Limiter:
     """The app's limiter, with the limits above on their endpoints (registered blueprints first)."""
-    enabled = os.environ.get("COMPANION_RATE_LIMITS", "on").lower() not in ("off", "0", "false")
-    enabled = app.config.get("RATE_LIMITS", enabled)
+    enabled = app.config.get("RATE_LIMITS", rate_limits_on())
     store = app.extensions["rooms"].store
     limiter = Limiter(get_remote_address, app=app, storage_uri=f"{counters.SCHEME}://",
                       storage_options={"store": store}, enabled=enabled,
