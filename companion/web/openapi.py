@@ -476,8 +476,12 @@ def _room_paths() -> dict:
                           "401": _error("No credential."), "403": _error("The credential is not a seat here."),
                           "404": _error("No such room."),
                           "409": _json({"allOf": [ERROR], "properties": {"version": {"type": "integer"}}},
-                                       "The room moved on since the given version; nothing changed."),
-                          "413": TOO_LONG, "429": WRONG_CODES}}},
+                                       "The room moved on since the given version (`version`: the room's), or "
+                                       "the host acted against a seat whose phone is still here; nothing changed."),
+                          "413": TOO_LONG,
+                          "429": _error("Too many moves at once from this credential (`Retry-After: 1`), or "
+                                        "too many wrong codes from this address (`Retry-After: 60`); nothing "
+                                        "changed.")}}},
     }
 
 
