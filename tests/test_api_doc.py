@@ -61,3 +61,14 @@ def test_a_game_registered_at_run_time_gets_its_tables(toy):  # noqa: F811 - the
     section = _sections(apidoc.tables())[toy.TITLE]
     assert [kind for kind, _, _ in ROW.findall(section)] == list(toy.ACTIONS.models)
     assert f"`{openapi.schema_name(toy.NAME)}Options`" in section
+
+
+def test_the_scoring_table_names_every_field_of_each_request():
+    """The scoring table is written by hand (its answers have no model): each game's row names every
+    field of the game's scoring request."""
+    page = apidoc.PAGE.read_text(encoding="utf-8")
+    for name, engine in GAMES.items():
+        row = next(line for line in page.splitlines() if line.startswith(f"| `POST /api/v1/score/{name}` |"))
+        body = row.split(" | ")[1]
+        named = set(re.findall(r'"(\w+)"\??(?=[:,}])', body))  # keys, not values ("black" \| "white")
+        assert set(engine.SCORING.Request.model_fields) <= named, (name, named)
