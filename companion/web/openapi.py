@@ -33,6 +33,7 @@ bp = Blueprint("openapi", __name__)
 
 ERROR = {"$ref": "#/components/schemas/Error"}
 SERVERS_OWN = ("by", "seed", "signs_out")
+ROOM_PREFIX = "Room"  # the room's own actions' schemas: RoomUndo, RoomStart…
 
 # --- strict JSON Schema -------------------------------------------------------------------------
 
@@ -58,6 +59,9 @@ _NAMED = ("properties", "patternProperties", "$defs", "dependentSchemas")
 # (a field with a validator of its own): they are bounds all the same, so they become JSON Schema's.
 _BOUNDS = {"ge": "minimum", "le": "maximum", "gt": "exclusiveMinimum", "lt": "exclusiveMaximum",
            "multiple_of": "multipleOf"}
+# pydantic writes a bounded tuple's length as maxLength (a string's keyword) when a validator of the
+# field's own comes first: the bound of an array is maxItems.
+_LENGTHS = {"min_length": 0, "max_length": 1, "minLength": 0, "maxLength": 1}
 _SIZES = {"string": ("minLength", "maxLength"), "array": ("minItems", "maxItems"),
           "object": ("minProperties", "maxProperties")}
 
@@ -79,8 +83,8 @@ def strict(schema: Any) -> Any:
             value = {name: strict(item) for name, item in value.items()}
         if key in _BOUNDS and _BOUNDS[key] not in schema:
             key = _BOUNDS[key]
-        elif key in ("min_length", "max_length") and sizes and sizes[key == "max_length"] not in schema:
-            key = sizes[key == "max_length"]
+        elif key in _LENGTHS and sizes and sizes[_LENGTHS[key]] not in schema:
+            key = sizes[_LENGTHS[key]]
         elif key not in KEYWORDS and not key.startswith("x-"):
             key = f"x-{key}"
         out[key] = value
@@ -250,6 +254,15 @@ SCORE = {
 }
 
 
+def _move(model: type, by: str, game: str | None = None) -> dict:
+    """What the document says of a move beside its fields: what it is (its docstring), who may make
+    it (``x-by``), whether it is a seat's secret (``x-secret``) and whose it is (``x-game``: the
+    game's name; none for the room's own actions). ``docs/API.md``'s tables are read from these."""
+    said = {"description": " ".join((model.__doc__ or "").split()), "x-by": by,
+            "x-secret": bool(getattr(model, "secret", False))}
+    return said | ({"x-game": game} if game else {})
+
+
 def _example(name: str, schema: dict) -> Any:
     """A scoring request's example: its model's own, else this module's."""
     return (schema.get("examples") or [None])[0]
@@ -269,8 +282,7 @@ def _game_parts(name: str) -> tuple[dict, list[dict]]:
     for model in moves:
         key = refs[model]["$ref"].rsplit("/", 1)[1]
         components[key] = dict(_as_sent(components[key], **({"for": FOR} if model.by != "host" else {})),
-                               description=f"{engine.TITLE}: "
-                               + (model.__doc__ or "").strip() + f" (by: {model.by})")
+                               **_move(model, model.by, name))
         actions.append(refs[model])
     components[prefix + "NewRoom"] = {
         "type": "object", "required": ["game"], "additionalProperties": False,
@@ -293,7 +305,7 @@ def document() -> dict:
         "Score": SCORE,
     }
     host_models = [entries.ENTRIES[kind] for kind in sorted(entries.HOST_ACTIONS)]
-    refs, defs = _schemas(host_models, "Room")
+    refs, defs = _schemas(host_models, ROOM_PREFIX)
     components.update(defs)
     actions = []
     for model in host_models:
@@ -304,7 +316,7 @@ def document() -> dict:
         required = [r for r in schema.pop("required", []) if r not in SERVERS_OWN]
         if required:
             schema["required"] = required
-        schema["description"] = "The host's: " + (model.__doc__ or "").strip()
+        schema.update(_move(model, "host"))
         extra = {name: said for name, said in (("seed", SEED), ("signs_out", SIGNS_OUT)) if name in model.model_fields}
         components[key] = _as_sent(schema, **extra)
         actions.append(_ref(key))
@@ -464,8 +476,12 @@ def _room_paths() -> dict:
                           "401": _error("No credential."), "403": _error("The credential is not a seat here."),
                           "404": _error("No such room."),
                           "409": _json({"allOf": [ERROR], "properties": {"version": {"type": "integer"}}},
-                                       "The room moved on since the given version; nothing changed."),
-                          "413": TOO_LONG, "429": WRONG_CODES}}},
+                                       "The room moved on since the given version (`version`: the room's), or "
+                                       "the host acted against a seat whose phone is still here; nothing changed."),
+                          "413": TOO_LONG,
+                          "429": _error("Too many moves at once from this credential (`Retry-After: 1`), or "
+                                        "too many wrong codes from this address (`Retry-After: 60`); nothing "
+                                        "changed.")}}},
     }
 
 
