@@ -35,6 +35,7 @@ from games.base import N_, RuleError, Score, Standings, Table, read_model, requi
 
 from companion.rooms.names import clean_name, same_name
 from companion.rooms.room import new_token, token_hash
+from companion.storage.store import Store, Writer
 
 KIND_PREFIX = "sheet:"
 CODE_ALPHABET = "abcdefghjkmnpqrtuvwxy346789"
@@ -267,7 +268,7 @@ def replay(code: str, entries) -> Sheet:
 class Sheets:
     """Score sheets in a rooms store (``create_room``, ``room``, ``entries``, ``write``)."""
 
-    def __init__(self, store, clock=time.time):
+    def __init__(self, store: Store, clock=time.time):
         self.store = store
         self.clock = clock
 
@@ -313,7 +314,7 @@ class Sheets:
     def _record(self, code: str, body: dict, expected_version: int | None) -> Sheet:
         code = normal_code(code)
 
-        def record(tx) -> Sheet:
+        def record(tx: Writer) -> Sheet:
             version = tx.version()
             if version is None:
                 raise NoSuchSheet(code)

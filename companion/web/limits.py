@@ -28,6 +28,7 @@ from limits import parse
 
 from companion.config import rate_limits_on
 from companion.storage import counters
+from companion.storage.store import Store
 from companion.web.lockboard import LockBoard
 
 logger = logging.getLogger(__name__)
@@ -72,13 +73,13 @@ class Lookups:
     asks :meth:`allowed`, the busiest requests too (a phone's view, its polls), so an address that
     is not over its budget is answered from the board, without touching the store."""
 
-    def __init__(self, limiter: Limiter, board: LockBoard | None, store):
+    def __init__(self, limiter: Limiter, board: LockBoard | None, store: Store):
         self.limiter = limiter
         self.board = board  # None: the limits are off
         self.store = store
         self.clock = time.time
         # Other servers lock addresses on their own boards: look at the store now and then.
-        self._shared = getattr(store, "SHARED_BY_SERVERS", False)
+        self._shared = store.SHARED_BY_SERVERS
         self._next_refresh = 0.0
 
     def allowed(self, address: str | None = None) -> bool:
