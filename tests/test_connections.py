@@ -206,7 +206,7 @@ def test_each_server_has_its_own_control_socket_and_stopping_one_leaves_the_othe
     try:
         paths = []
         for server in (first, second):
-            line = wait_until(lambda: next((line for line in server.log.read_text().splitlines()
+            line = wait_until(lambda: next((line for line in server.log.read_text().splitlines()  # noqa: B023 - called in this turn
                                             if "Control socket listening at" in line), None),
                               what="the control socket's log line")
             paths.append(line.split("Control socket listening at ")[1].split('"')[0])

@@ -13,7 +13,7 @@ import random
 import re
 import unicodedata
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -78,7 +78,7 @@ def packed(counts: Counter, place: dict[str, int]) -> int:
     return sum(k << place[c] for c, k in counts.items())
 
 
-@lru_cache(maxsize=None)
+@cache
 def spelled_shares(lang: str, hand_size: int = LAST_HAND, hands: int = SPELLING_HANDS) -> dict[int, float]:
     """The share of each value's clue words that a random hand of ``hand_size`` ink cards holds
     every letter of, by Monte Carlo over ``hands`` hands, as bench/spellability.py computes it.

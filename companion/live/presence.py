@@ -52,7 +52,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from companion.live import cooperative
 from companion.storage.store import Store

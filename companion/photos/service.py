@@ -28,7 +28,8 @@ for the player without a phone it shows (``&as=host&for=<seat>``). They are writ
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from games.base import HOST, PHOTO_SLOT, RuleError, is_number, photos_of, takes_photos
 

@@ -70,16 +70,16 @@ class Moves:
 
     __slots__ = ("last", "before", "count", "state")
 
-    def __init__(self, last: tuple | None = None, before: "Moves | None" = None, state: object = None):
+    def __init__(self, last: tuple | None = None, before: Moves | None = None, state: object = None):
         self.last, self.before = last, before
         self.count = 0 if last is None else 1 + (before.count if before else 0)
         self.state = state if self.count and self.count % SNAPSHOT_EVERY == 0 else None
 
-    def then(self, move: tuple, state: object = None) -> "Moves":
+    def then(self, move: tuple, state: object = None) -> Moves:
         """These moves and ``move`` after them (``state``: the game after it, kept when due)."""
         return Moves(move, self if self.count else None, state)
 
-    def without_last(self) -> "Moves":
+    def without_last(self) -> Moves:
         return self.before or NO_MOVES
 
     def since_kept(self) -> tuple[object, list[tuple]]:

@@ -27,8 +27,9 @@ import io
 import re
 import secrets
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from games import GAMES
 from games.base import N_, RuleError, Score, Standings, Table, read_model, require

@@ -33,8 +33,9 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, ClassVar, Iterator, TypeVar
+from typing import ClassVar, TypeVar
 
 import psycopg
 from psycopg.types.json import Json
@@ -287,7 +288,7 @@ class PostgresStore:
         with self._conn() as conn:
             conn.execute("SELECT 1").fetchone()
 
-    def write(self, code: str, job: Callable[["Writer"], T]) -> T:
+    def write(self, code: str, job: Callable[[Writer], T]) -> T:
         """Run ``job`` in a transaction holding room ``code``'s row lock; its result once committed.
 
         Whatever the job raises is raised here, and the transaction is rolled back."""

@@ -67,8 +67,9 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, ClassVar, TypeVar
+from typing import ClassVar, TypeVar
 
 from companion.live import cooperative
 from companion import jsonio
@@ -386,7 +387,7 @@ class SQLiteStore:
         where, args = ("WHERE key = ?", (key,)) if key is not None else ("", ())
         return self.write("", lambda tx: tx.db.execute(f"DELETE FROM counters {where}", args).rowcount)
 
-    def write(self, code: str, job: Callable[["Writer"], T], durable: bool = True) -> T:
+    def write(self, code: str, job: Callable[[Writer], T], durable: bool = True) -> T:
         """Run ``job`` in a write transaction on room ``code`` and return its result once committed.
 
         The job may read through the :class:`Writer` and append entries; whatever it raises is raised

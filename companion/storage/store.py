@@ -14,7 +14,8 @@ worker (``counters.py`` says why that matters for psycopg).
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, ClassVar, NamedTuple, Protocol, TypeVar
+from collections.abc import Callable
+from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
 
 T = TypeVar("T")
 

@@ -14,7 +14,7 @@ them.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from urllib.parse import urlsplit
 
@@ -70,7 +70,7 @@ def from_another_site(environ) -> bool:
     a request with none of the headers is not a browser's form."""
     if environ.get("REQUEST_METHOD") != "POST":
         return False
-    if not environ.get("CONTENT_TYPE", "").split(";")[0].strip().lower() in FORM_TYPES:
+    if environ.get("CONTENT_TYPE", "").split(";")[0].strip().lower() not in FORM_TYPES:
         return False  # JSON bodies: a cross-site page cannot send one without CORS, which we never allow
     fetched_from = environ.get("HTTP_SEC_FETCH_SITE")  # the browser's own word, where it gives it
     if fetched_from is not None:

@@ -23,9 +23,10 @@ it would in Flask, and pushes out only older entries.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map, MapAdapter
