@@ -117,10 +117,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     routes = Routes(app.url_map)
     direct = Direct(static_files, app, app.extensions["rooms"], routes)
     polls = NotModified(direct, app.extensions["rooms"], routes, app.config["POLLS_PER_ADDRESS"])
-    app.wsgi_app = Layers(polls, direct.refuse, lambda: app.extensions["lookups"], routes)
+    # Wrapping wsgi_app is Flask's documented way in for middleware (mypy takes it for a method).
+    app.wsgi_app = Layers(polls, direct.refuse, lambda: app.extensions["lookups"], routes)  # type: ignore[method-assign]
     proxies = int(os.environ.get("COMPANION_TRUSTED_PROXIES", "0") or 0)
     if proxies:  # behind nginx: the client's address is the proxy's X-Forwarded-For, for the limits
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

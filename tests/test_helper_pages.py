@@ -57,7 +57,9 @@ class Helper:
         return response.get_data(as_text=True)
 
     def version(self) -> int:
-        return int(re.search(r'name="version" value="(\d+)"', self.page()).group(1))
+        found = re.search(r'name="version" value="(\d+)"', self.page())
+        assert found, "the page carries its version"
+        return int(found.group(1))
 
     def start_teams(self, teams, expect=303, **options):
         """Start a Rorschach (teams) sheet: the names typed in each team's column."""
@@ -75,7 +77,7 @@ class Helper:
         return f"@{self.players.index(name)}"
 
     def dixit_fields(self, storyteller, cards, votes) -> dict:
-        data = {"storyteller": self.at(storyteller)}
+        data: dict[str, str | list[str]] = {"storyteller": self.at(storyteller)}
         for name, where in cards.items():
             data[f"cards.{self.at(name)}"] = [str(k) for k in where] if isinstance(where, list) else str(where)
         for name, k in votes.items():

@@ -1,9 +1,10 @@
 """The package is checked by a type checker and a linter, here, in CI, before any rule runs.
 
-mypy (pyproject.toml's [tool.mypy]) checks the engine contract, where ``games.GAMES`` is typed with
-``games.base.Engine``, so a game module that does not provide what the contract asks fails here; and
-the store contract (``companion/storage/store.py``), which ``open_store`` returns, so a store that
-drifts from it fails too. ruff (its [tool.ruff]) checks the whole tree for the mistakes a reader
+mypy (pyproject.toml's [tool.mypy]) checks companion/, games/ and tests/, the contracts among them:
+the engine contract, where ``games.GAMES`` is typed with ``games.base.Engine``, so a game module that
+does not provide what the contract asks fails here; and the store contract
+(``companion/storage/store.py``), which ``open_store`` returns, so a store that drifts from it fails
+too. ruff (its [tool.ruff]) checks the whole tree for the mistakes a reader
 misses: unused names, shadowed loop variables, a bare ``except``."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_mypy_finds_no_error_in_the_engines():
+def test_mypy_finds_no_error():
     result = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Success" in result.stdout

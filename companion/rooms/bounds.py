@@ -126,8 +126,8 @@ class Bounds:
         if nbytes is not None:
             bounds = replace(bounds, bytes=int(nbytes))
         if pace_scale != 1:
-            bounds = replace(bounds, seat=bounds.seat.scaled(pace_scale) if pace_scale else None,
-                             host=bounds.host.scaled(pace_scale) if pace_scale else None)
+            bounds = replace(bounds, seat=bounds.seat.scaled(pace_scale) if pace_scale and bounds.seat else None,
+                             host=bounds.host.scaled(pace_scale) if pace_scale and bounds.host else None)
         return bounds
 
     def pace(self, actor) -> Pace | None:

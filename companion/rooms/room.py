@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field
+from typing import Any
 
 from games import GAMES
 from games.base import (HOST, MAX_PLAYERS, Player, RuleError, evolve, late_arrival_refusal, normalize_options, photos_of,
@@ -69,6 +70,10 @@ class Moves:
     """
 
     __slots__ = ("last", "before", "count", "state")
+    last: tuple | None  # (actor, action, at); None for no moves
+    before: Moves | None
+    count: int
+    state: object
 
     def __init__(self, last: tuple | None = None, before: Moves | None = None, state: object = None):
         self.last, self.before = last, before
@@ -84,7 +89,8 @@ class Moves:
 
     def since_kept(self) -> tuple[object, list[tuple]]:
         """The latest game state kept (None: the start) and the moves after it, oldest first."""
-        newest_first, node = [], self
+        newest_first: list[Any] = []
+        node: Moves | None = self
         while node is not None and node.count:
             if node.state is not None:
                 return node.state, newest_first[::-1]
@@ -515,6 +521,7 @@ def undo_question(room: Room) -> RuleError | None:
         return None
     if not room.moves:
         return RuleError("Undo the start of the game? Everyone goes back to the lobby.")
+    assert room.moves.last is not None  # there are moves: the last is one
     actor, action, _ = room.moves.last
     if actor == ARRIVAL:
         return RuleError("Undo %(name)s joining the game?", name=action["name"])

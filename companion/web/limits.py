@@ -61,7 +61,8 @@ def init_app(app: Flask) -> Limiter:
                       default_limits=[], headers_enabled=True, on_breach=_too_many)
     for endpoint, rate in LIMITS.items():
         view = app.view_functions[endpoint]
-        app.view_functions[endpoint] = limiter.limit(rate, methods=["POST"])(view)
+        # Flask-Limiter types its decorator for async views too (mypy's complaint); it returns the view it wraps.
+        app.view_functions[endpoint] = limiter.limit(rate, methods=["POST"])(view)  # type: ignore[assignment]
     board = LockBoard(Path(app.instance_path) / BOARD_FILE) if enabled else None
     app.extensions["lookups"] = Lookups(limiter, board, store)
     return limiter
@@ -107,6 +108,8 @@ class Lookups:
 
     def refresh(self, now: float) -> None:
         """Lock on this server's board the addresses any server found over their budget."""
+        if self.board is None:  # the limits are off
+            return
         self._next_refresh = now + REFRESH_EVERY
         prefix, suffix = WRONG_CODES.key_for(WRONG_CODES_KEY, "\0").split("\0")  # around the address
         try:
