@@ -92,7 +92,7 @@ class Server:
         self.name, self.command, self.ready_url, self.log, self.env = name, command, ready_url, log, env
         self.process: subprocess.Popen | None = None
 
-    def start(self) -> "Server":
+    def start(self) -> Server:
         self.process = subprocess.Popen(self.command, cwd=ROOT, env=self.env,
                                         stdout=open(self.log, "ab"), stderr=subprocess.STDOUT,
                                         start_new_session=True)
@@ -226,7 +226,7 @@ def wrk(url: str, seconds: float, connections: int, threads: int, env: dict,
         stdout, stderr = process.communicate(timeout=seconds + 60)
     except subprocess.TimeoutExpired:
         process.kill()
-        raise SystemExit(f"wrk did not finish: {command}")
+        raise SystemExit(f"wrk did not finish: {command}") from None
     for line in stdout.splitlines():
         if line.startswith("BENCH_RESULT "):
             result = json.loads(line[len("BENCH_RESULT "):])
@@ -319,7 +319,7 @@ def commit_ms(folder: Path, commits: int = 30) -> float:
         times = []
         for n in range(commits):
             db.execute("BEGIN IMMEDIATE")
-            db.execute("INSERT INTO probe (body) VALUES (?)", ('{"type":"vote","position":%d}' % n,))
+            db.execute("INSERT INTO probe (body) VALUES (?)", (f'{{"type":"vote","position":{n}}}',))
             start = time.perf_counter()
             db.execute("COMMIT")
             times.append(time.perf_counter() - start)

@@ -30,7 +30,7 @@ import math
 import random
 import sys
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 from games import content, inkling
 
@@ -79,12 +79,12 @@ def monte_carlo(
     return {v: spelled[v] / (hands * len(packed[v])) for v in VALUES}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _binomials(n: int, top: int) -> tuple[float, ...]:
     return tuple(float(math.comb(n, k)) for k in range(top + 1))
 
 
-@lru_cache(maxsize=None)
+@cache
 def word_probability(need: tuple[tuple[int, int], ...], total: int, hand_size: int) -> float:
     """The chance that ``hand_size`` cards dealt from ``total`` hold, for each (cards of a letter
     in the deck, cards the word needs of it) in ``need``, at least the cards the word needs."""

@@ -24,6 +24,7 @@ from companion.web import api, assets, health, i18n, limits, night, openapi, pag
 from companion.web import blots, cards, tablet
 from companion.web.direct import Direct
 from companion.web.layers import MAX_BODY, Layers
+from companion.web.routes import Routes
 
 
 PACKAGE = Path(__file__).resolve().parent
@@ -111,13 +112,16 @@ def create_app(test_config: dict | None = None) -> Flask:
     i18n.init_app(app)
     # The one way in (web/layers.py): every request, whichever part answers it, passes Layers.
     # Innermost, in front of Flask, the static files (web/assets.py; its files added below).
+    # Each layer asks the app's own URL map which route a request names, matched once (web/routes.py).
     static_files = assets.StaticFiles(app)
-    direct = Direct(static_files, app, app.extensions["rooms"])
-    polls = NotModified(direct, app.extensions["rooms"], app.config["POLLS_PER_ADDRESS"])
-    app.wsgi_app = Layers(polls, direct.refuse, lambda: app.extensions["lookups"])
+    routes = Routes(app.url_map)
+    direct = Direct(static_files, app, app.extensions["rooms"], routes)
+    polls = NotModified(direct, app.extensions["rooms"], routes, app.config["POLLS_PER_ADDRESS"])
+    # Wrapping wsgi_app is Flask's documented way in for middleware (mypy takes it for a method).
+    app.wsgi_app = Layers(polls, direct.refuse, lambda: app.extensions["lookups"], routes)  # type: ignore[method-assign]
     proxies = int(os.environ.get("COMPANION_TRUSTED_PROXIES", "0") or 0)
     if proxies:  # behind nginx: the client's address is the proxy's X-Forwarded-For, for the limits
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

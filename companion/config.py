@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 
 def instance_folder(environ: Mapping[str, str] | None = None) -> Path:

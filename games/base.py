@@ -114,10 +114,11 @@ from __future__ import annotations
 import random
 import re
 import typing
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Callable, ClassVar, Iterable, Literal, Mapping, Protocol, Sequence, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, TypeAdapter, ValidationError, model_validator
 
@@ -415,7 +416,7 @@ class Actions:
             kind = typing.get_args(model.model_fields["type"].annotation)
             assert len(kind) == 1, f"{model.__name__}.type must be one Literal"
             self.models[kind[0]] = model
-        union = typing.Union[tuple(self.models.values())]  # type: ignore[valid-type]
+        union = typing.Union[tuple(self.models.values())]  # type: ignore[valid-type]  # noqa: UP007 - made at run time
         discriminated: Any = typing.Annotated[union, Field(discriminator="type")]
         self.adapter: TypeAdapter = TypeAdapter(discriminated)
 
@@ -706,9 +707,9 @@ class OwnCardsOptions(GameOptions):
     @model_validator(mode="after")
     def _own_cards_read(self) -> Any:
         rules = type(self).own_card_rules
-        cards = read_own_cards(rules, getattr(self, "own_cards"))
+        cards = read_own_cards(rules, getattr(self, "own_cards"))  # noqa: B009 - declared by each game, not here
         self.__dict__["own_cards"] = cards  # frozen: the cards as kept replace the lines as typed
-        deck = getattr(self, "deck")
+        deck = getattr(self, "deck")  # noqa: B009 - likewise
         if deck != "box":
             require(rules.dealt(self),
                     "Your own cards are dealt by the app: they need the virtual cards (or choose the box's cards).")
@@ -876,7 +877,10 @@ def ranking(totals: Mapping[str, int], tie_break: Mapping[str, int] | None = Non
     """The sides by total (then by ``tie_break``, higher first), in their given order among equals;
     sides level on both share a place (standard competition ranking: 1, 2, 2, 4)."""
     order = list(totals)
-    key = (lambda s: (-totals[s], -(tie_break or {}).get(s, 0), order.index(s)))
+
+    def key(s: str) -> tuple[int, int, int]:
+        return -totals[s], -(tie_break or {}).get(s, 0), order.index(s)
+
     ranked = sorted(order, key=key)
     out: list[Rank] = []
     for i, side in enumerate(ranked):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 DEFAULT_LANGUAGE = "en"
@@ -43,7 +43,7 @@ def fold(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _sections(name: str, lang: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The (section, cards) pairs of deck ``name`` in ``lang`` (falling back to English), in file
     order; the section ``""`` is left out when it has no card and other sections follow."""
@@ -67,7 +67,7 @@ def _sections(name: str, lang: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple((s, tuple(cards)) for s, cards in sections.items() if cards or s != NO_SECTION or len(sections) == 1)
 
 
-@lru_cache(maxsize=None)
+@cache
 def deck(name: str, lang: str = DEFAULT_LANGUAGE) -> tuple[str, ...]:
     """The cards of deck ``name`` in ``lang`` (falling back to English), in file order; section
     lines are not cards."""

@@ -81,10 +81,11 @@ names that the score-only helper calls too.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
-from typing import Annotated, Any, Literal, Mapping, Sequence
+from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field
 
@@ -750,7 +751,7 @@ class ScoreRequest(Declared):
     cards: Annotated[dict[Name, Position | Annotated[list[Position], Field(max_length=2)]],
                      Field(max_length=8), Say("A card position is a whole number.")]
     votes: Annotated[dict[Name, Position], Field(max_length=8), Say("A vote is a card position, a whole number.")]
-    options: Annotated["ScoringOptions | None", Say("The options must be a set of named choices.")] = None
+    options: Annotated[ScoringOptions | None, Say("The options must be a set of named choices.")] = None
 
 
 class ScoringOptions(Declared):

@@ -126,16 +126,17 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
-from typing import Annotated, Any, Literal, Mapping, Sequence
+from functools import cache, lru_cache
+from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field
 
 from games import content
 from games.base import (
-    HOST, LIMIT, TABLE, Action, Actions, Bool, Declared, Exactly, GameOptions, Int, N_, Name, Player, Reason,
+    HOST, LIMIT, TABLE, Action, Actions, Bool, Declared, Exactly, Int, N_, Name, Player, Reason,
     RuleError, Say, Score, Standings, Table, TieBreak, envelope, evolve, is_number, moves_for,
     read_model, read_options, require, rng_for, seat_of, seated_at_the_end, sum_points,
 )
@@ -461,7 +462,7 @@ def parse_subject_card(line: str) -> tuple[str, str, str]:
     return words[0], words[1], words[2]
 
 
-@lru_cache(maxsize=None)
+@cache
 def subject_deck(language: str = "en", difficulty: str = "mixed") -> tuple[tuple[str, str, str], ...]:
     """The virtual subject cards in ``language``, in file order: every card (``"mixed"``), or the
     cards of the deck's ``[easy]`` or ``[hard]`` section (reading 9)."""

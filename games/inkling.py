@@ -78,16 +78,17 @@ import math
 import typing
 import unicodedata
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import lru_cache
-from typing import Annotated, Any, Iterable, Literal, Mapping, Sequence, TypeVar
+from functools import cache
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BeforeValidator, ConfigDict, Field, model_validator
 
 from games import content
 from games.base import (
-    HOST, LIMIT, TABLE, Action, Actions, Declared, GameOptions, N_, Name, Player, Reason,
+    HOST, LIMIT, TABLE, Action, Actions, Declared, N_, Name, Player, Reason,
     RuleError, Say, Score, Seat, Standings, Table, TieBreak, envelope, evolve, is_number,
     moves_for, ranking, read_model, read_options, require, rng_for, seat_of, sum_points,
 )
@@ -462,7 +463,7 @@ def parse_clue_card(line: str) -> ClueCard:
     return tuple(pairs)
 
 
-@lru_cache(maxsize=None)
+@cache
 def clue_deck(language: str = "en") -> tuple[ClueCard, ...]:
     """The clue cards in ``language``, in file order."""
     return tuple(parse_clue_card(line) for line in content.deck("inkling_clues", language))
@@ -485,7 +486,7 @@ def _clue_cards(options: Options, players: int) -> tuple[ClueCard, ...]:
     return tuple(parse_clue_card(line) for line in lines)
 
 
-@lru_cache(maxsize=None)
+@cache
 def ink_deck(language: str = "en") -> tuple[str, ...]:
     """The 108 ink cards as letters; a card's number is its place in this tuple."""
     letters = []

@@ -102,7 +102,7 @@ from pydantic import ConfigDict, Field
 
 from games import content, inkblots
 from games.base import (
-    HOST, TABLE, Action, Actions, Declared, GameOptions, Int, N_, Name, Player, Reason, RuleError, Say,
+    HOST, TABLE, Action, Actions, Declared, Int, N_, Name, Player, Reason, RuleError, Say,
     Score, Standings, Table, Word, envelope, evolve, is_number, moves_for, ranking, read_model,
     read_options, require, rng_for, seat_of, seated_at_the_end, sum_points,
 )

@@ -88,7 +88,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, ConfigDict, Field, Strict
 
 from games.base import (
-    HOST, LIMIT, TABLE, Action, Actions, Count, Declared, Exactly, GameOptions, Player, Reason, RuleError,
+    HOST, LIMIT, TABLE, Action, Actions, Count, Declared, Exactly, Player, Reason, RuleError,
     Say, Score, Standings, Table, N_, envelope, evolve, is_number, moves_for, ranking,
     read_model, read_options, require, rng_for, seat_of, sum_points,
 )

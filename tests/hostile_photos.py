@@ -16,7 +16,7 @@ import io
 import random
 import struct
 import zlib
-from typing import Callable
+from collections.abc import Callable
 
 from PIL import Image, ImageFile
 

@@ -11,8 +11,9 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -69,7 +70,7 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> "Server":
+    def start(self) -> Server:
         self.instance.mkdir(parents=True, exist_ok=True)
         env = {k: v for k, v in os.environ.items()
                if not k.startswith("COMPANION_") and k != "DATABASE_URL"}

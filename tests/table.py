@@ -194,7 +194,8 @@ class Walk:
     reads = READS
 
     def __init__(self, room: Room, screens: Screens):
-        self.room, self.screens, self.problems = room, screens, []
+        self.room, self.screens = room, screens
+        self.problems: list[str] = []
 
     def check(self, phase: str) -> None:
         try:

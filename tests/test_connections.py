@@ -87,6 +87,7 @@ def test_half_sent_requests_are_closed_within_the_deadline_and_others_are_served
 
 def workers(server: Server) -> list[int]:
     """The server's worker processes (the master's children)."""
+    assert server.process is not None  # started
     pid = server.process.pid
     return [int(w) for w in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
 
@@ -124,7 +125,7 @@ def spread_connections(server: Server, count: int) -> list[socket.socket]:
     """``count`` connections (or a few more), accepted by both workers: the cap must hold across them."""
     conns = [connect(server) for _ in range(count)]
     while True:
-        owners = wait_until(lambda: (lambda o: None not in o and o)(worker_of(server, conns)),
+        owners = wait_until(lambda: (lambda o: o if None not in o else [])(worker_of(server, conns)),
                             what="the server to accept every connection")
         if len(set(owners)) == 2:
             return conns
@@ -206,7 +207,7 @@ def test_each_server_has_its_own_control_socket_and_stopping_one_leaves_the_othe
     try:
         paths = []
         for server in (first, second):
-            line = wait_until(lambda: next((line for line in server.log.read_text().splitlines()
+            line = wait_until(lambda: next((line for line in server.log.read_text().splitlines()  # noqa: B023 - called in this turn
                                             if "Control socket listening at" in line), None),
                               what="the control socket's log line")
             paths.append(line.split("Control socket listening at ")[1].split('"')[0])

@@ -13,7 +13,7 @@ import random
 import re
 import unicodedata
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -78,7 +78,7 @@ def packed(counts: Counter, place: dict[str, int]) -> int:
     return sum(k << place[c] for c, k in counts.items())
 
 
-@lru_cache(maxsize=None)
+@cache
 def spelled_shares(lang: str, hand_size: int = LAST_HAND, hands: int = SPELLING_HANDS) -> dict[int, float]:
     """The share of each value's clue words that a random hand of ``hand_size`` ink cards holds
     every letter of, by Monte Carlo over ``hands`` hands, as bench/spellability.py computes it.
@@ -90,12 +90,12 @@ def spelled_shares(lang: str, hand_size: int = LAST_HAND, hands: int = SPELLING_
     place = {c: FIELD * i for i, c in enumerate(letters)}
     guard = sum(1 << (p + FIELD - 1) for p in place.values())
     cards = [1 << place[c] for c in inkling.ink_deck(lang)]
-    words = {v: [] for v in sorted(set(inkling.CLUE_VALUES))}
+    words: dict[int, list[int]] = {v: [] for v in sorted(set(inkling.CLUE_VALUES))}
     for card in inkling.clue_deck(lang):
         for word, value in card:
             words[value].append(packed(Counter(word.upper()), place))
     rng = random.Random(SPELLING_SEED)
-    spelled = Counter()
+    spelled: Counter[int] = Counter()
     for _ in range(hands):
         hand = sum(rng.sample(cards, hand_size)) | guard
         for value, ws in words.items():

@@ -22,7 +22,8 @@ import copy
 import json
 import random
 import typing
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings

@@ -49,7 +49,8 @@ def storyteller(state) -> int:
 def usual_claims(state) -> dict:
     """The storyteller's card at position 1, then the others' cards in seating order."""
     teller, count = storyteller(state), len(seating(state))
-    claims, next_free = {teller: 1}, 2
+    claims: dict[int, int | list[int]] = {teller: 1}
+    next_free = 2
     order = seating(state)
     start = order.index(teller)
     for seat in order[start + 1 :] + order[:start]:

@@ -332,7 +332,7 @@ def test_inkling_bad_input_gets_a_sentence_and_changes_nothing(table):
 def test_inkling_secrets_are_invisible_to_others_until_the_clue_cards_are_revealed(app, table, seeded):
     # The same deal at two tables; Cat guesses and puts back differently at each.
     tables = []
-    for variant in (0, 1):
+    for _variant in (0, 1):
         seeded(11)
         t = table(game="inkling", players=("Ann", "Ben", "Cat", "Dan"), options={"ink_cards": "virtual"})
         tables.append(t)

@@ -865,7 +865,7 @@ def test_the_moves_are_declared_with_who_makes_them_and_which_are_secret():
                            "subject_card", "doodle", "stroke", "vote", "reveal", "next_round", "skip"}
     assert {k for k, m in models.items() if m.by == "seat"} == {"doodle", "stroke", "vote"}
     assert {k for k, m in models.items() if m.secret} == {"vote"}  # a doodle is shown at the vote
-    for kind, model in models.items():
+    for _kind, model in models.items():
         assert model.__doc__ and model.not_yours.endswith(".")
         if model.by == "host":
             assert model.not_yours.startswith("Only the host screen can ")

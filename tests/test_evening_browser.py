@@ -23,8 +23,8 @@ import requests
 
 from tests import table
 from tests.browser import PHONE, Shots, open_table
-from tests.evening import Evening, dixit_round, dixit_to_the_end, doodles_reveal_all, doodles_votes, \
-    inkling_to_the_end, jpeg, names_of
+from tests.evening import Evening, dixit_to_the_end, doodles_reveal_all, doodles_votes, \
+    inkling_to_the_end, jpeg
 from tests.table import Screens, text, wait_for_version
 from tests.test_tablet_browser import COVER, pass_the_tablet
 
@@ -64,7 +64,7 @@ def next_game(walk, title):
     host = walk.host
     host.locator("#pop-next summary").click()
     host.locator("#pop-next").get_by_role("button", name=title, exact=True).click()
-    host.wait_for_selector(f"#live [data-phase='lobby']")
+    host.wait_for_selector("#live [data-phase='lobby']")
 
 
 def start(walk):

@@ -94,7 +94,7 @@ schema = schemathesis.openapi.from_wsgi("/api/openapi.json", APP, config=config(
 
 DOCUMENT = openapi.document()
 REGISTRY = Registry().with_resource("urn:doc", DRAFT202012.create_resource(DOCUMENT))
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _body_validator(path: str) -> Draft202012Validator:
     ref = f"urn:doc#/paths/{path.replace('~', '~0').replace('/', '~1')}/post/requestBody/content/application~1json/schema"
     return Draft202012Validator({"$ref": ref}, registry=REGISTRY)
@@ -170,7 +170,7 @@ class LiveTable:
             played = self.post(f"/api/v1/rooms/{self.code}/actions", move, self.tokens[actor])
             assert played.status_code == 200, (self.game, actor, move, played.get_json())
 
-    def fresh(self) -> "LiveTable":
+    def fresh(self) -> LiveTable:
         """This table, laid anew once the fuzz has closed it."""
         if APP.extensions["rooms"].get(self.code).ended:
             self.reset()

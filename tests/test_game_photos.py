@@ -342,7 +342,7 @@ def take_on_the_phone(page, slot, path):
     the input out under the camera leaves it silent (a detached input sends nothing): only then
     is the photo given again. Once it is sending, the photo must reach the screen."""
     toast = "document.getElementById('toast')"
-    for attempt in range(3):
+    for _attempt in range(3):
         page.evaluate(f"() => {{ {toast}.textContent = ''; }}")
         page.locator(f'input[type=file][data-photo-slot="{slot}"]').set_input_files(str(path))
         try:

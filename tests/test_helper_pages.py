@@ -57,7 +57,9 @@ class Helper:
         return response.get_data(as_text=True)
 
     def version(self) -> int:
-        return int(re.search(r'name="version" value="(\d+)"', self.page()).group(1))
+        found = re.search(r'name="version" value="(\d+)"', self.page())
+        assert found, "the page carries its version"
+        return int(found.group(1))
 
     def start_teams(self, teams, expect=303, **options):
         """Start a Rorschach (teams) sheet: the names typed in each team's column."""
@@ -75,7 +77,7 @@ class Helper:
         return f"@{self.players.index(name)}"
 
     def dixit_fields(self, storyteller, cards, votes) -> dict:
-        data = {"storyteller": self.at(storyteller)}
+        data: dict[str, str | list[str]] = {"storyteller": self.at(storyteller)}
         for name, where in cards.items():
             data[f"cards.{self.at(name)}"] = [str(k) for k in where] if isinstance(where, list) else str(where)
         for name, k in votes.items():
@@ -280,7 +282,7 @@ def test_a_whole_game_of_dixit_ends_after_its_last_round_with_the_winner(helper)
 def test_the_game_ends_at_30_points_when_the_table_chose_so(helper):
     helper.start(options={"end_at_30": "true"})
     votes = {"Ann": {"Ben": 1, "Cat": 2, "Dan": 2}}  # Ann +3, Ben +3+2 each time Ann tells
-    for number in range(6):
+    for _ in range(6):
         helper.dixit("Ann", usual_cards(FOUR, "Ann"), votes["Ann"])
     assert helper.totals()["Ben"] == 30 and helper.export()["over"] is True
     assert helper.export()["winners"] == ["Ben"]
@@ -372,7 +374,7 @@ def test_a_correction_that_would_end_the_game_before_a_later_round_is_refused(he
     helper.start(options={"end_at_30": "true"})
     ben_scores_5 = ("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 2, "Dan": 2})
     helper.dixit("Ben", usual_cards(FOUR, "Ben"), {"Ann": 1, "Cat": 1, "Dan": 1})  # Ben 0
-    for number in range(5):
+    for _ in range(5):
         helper.dixit(*ben_scores_5)  # Ben 25 after round 6
     helper.dixit("Cat", usual_cards(FOUR, "Cat"), {"Ann": 1, "Ben": 1, "Dan": 1})  # Ben 27
     assert not helper.export()["over"]
@@ -427,7 +429,7 @@ def test_a_double_tap_on_undo_undoes_once(helper):
 
 def test_undo_after_the_end_reopens_the_game(helper):
     helper.start(options={"end_at_30": "true"})
-    for number in range(6):
+    for _ in range(6):
         helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 2, "Dan": 2})
     assert helper.export()["over"]
     helper.client.post(helper.url + "/undo", data={"version": str(helper.version())})
@@ -502,7 +504,7 @@ def test_a_double_tap_on_redo_redoes_once(helper):
 
 def test_redo_after_undoing_the_last_round_ends_the_game_again(helper):
     helper.start(options={"end_at_30": "true"})
-    for number in range(6):
+    for _ in range(6):
         helper.dixit("Ann", usual_cards(FOUR, "Ann"), {"Ben": 1, "Cat": 2, "Dan": 2})
     helper.client.post(helper.url + "/undo", data={"version": str(helper.version())})
     assert not helper.export()["over"]
@@ -763,7 +765,7 @@ def test_doodles_a_whole_game_of_four_rounds(helper):
     assert "of 4" in helper.page()
     subjects = {"Ann": 1, "Ben": 2, "Cat": 3}
     everyone_right = {v: {a: subjects[a] for a in DOODLERS if a != v} for v in DOODLERS}
-    for number in range(3):
+    for _ in range(3):
         doodles_round(helper, subjects, everyone_right)  # each: +2 voting, +2 guessed = 4
     assert helper.totals() == {"Ann": 12, "Ben": 12, "Cat": 12}
     assert "Ann 6 · Ben 6 · Cat 6" in helper.page()  # doodles guessed so far, for a tie

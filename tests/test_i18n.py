@@ -325,7 +325,7 @@ def _sentences_in_code():
     paths = sorted((ROOT / "games").glob("*.py")) + sorted((ROOT / "companion").rglob("*.py"))
     for path in paths:
         tree = ast.parse(path.read_text())
-        where = lambda node: f"{path.relative_to(ROOT)}:{node.lineno}"  # noqa: E731
+        where = lambda node: f"{path.relative_to(ROOT)}:{node.lineno}"  # noqa: E731, B023 - called in this turn
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 name = getattr(node.func, "id", getattr(node.func, "attr", None))

@@ -28,7 +28,8 @@ def points_of(path_data: str) -> list[tuple[float, float]]:
     the one before), in absolute coordinates."""
     tokens = TOKEN.findall(path_data)
     points, x, y, start = [], 0.0, 0.0, (0.0, 0.0)
-    command, i = None, 0
+    command: str  # every path starts with one: M
+    i = 0
     control = None  # the last quadratic curve's control point, which a smooth curve mirrors
     arity = {"m": 2, "l": 2, "q": 4, "t": 2, "z": 0}
     while i < len(tokens):
@@ -57,7 +58,7 @@ def points_of(path_data: str) -> list[tuple[float, float]]:
 
 def loops_of(path_data: str, mirror: bool = False) -> Counter:
     """The closed curves of a path, each as the set of its points (optionally mirrored at the fold)."""
-    loops = Counter()
+    loops: Counter = Counter()
     for sub in re.findall(r"[Mm][^Mm]*", path_data):
         loops[frozenset((round(inkblots.WIDTH - x if mirror else x, 2), round(y, 2))
                         for x, y in points_of(sub))] += 1

@@ -8,7 +8,10 @@ import re
 
 import pytest
 
+from companion.live.polling import POLLED
+from companion.web.direct import ANSWERS
 from companion.web.layers import DATA_HEADERS, MAX_BODY, SECURITY_HEADERS
+from companion.web.routes import CODE_IN_QUERY, Routes, names_a_room
 
 SAMPLE = {"code": "{code}", "token": "not-a-token", "game": "dixit", "number": "1", "filename": "x.js",
           "language": "it", "sheet": "abcdef"}
@@ -76,3 +79,46 @@ def test_a_body_over_the_limit_is_refused_everywhere_with_a_sentence_in_the_room
     text = response.get_json()["error"] if kind == "json" else response.get_data(as_text=True)
     assert "troppo lunga" in text  # said in Italian
     assert t.view("host") == before
+
+
+# --- one URL map (companion/web/routes.py) ---------------------------------------------------------
+
+
+def test_the_layers_name_only_endpoints_the_app_routes(app):
+    """The layers in front of Flask find their paths by endpoint in the app's own URL map: a renamed
+    endpoint would quietly send every poll and vote the slow way, so each name must be routed."""
+    endpoints = {rule.endpoint for rule in app.url_map.iter_rules()}
+    assert set(POLLED) | set(ANSWERS) | CODE_IN_QUERY <= endpoints
+
+
+@pytest.mark.parametrize("method, path, lookup", [
+    ("GET", "/api/v1/rooms/AB3C", True),
+    ("POST", "/api/v1/rooms/AB3C/actions", True),
+    ("POST", "/api/v1/rooms/AB3C/photos/board", True),
+    ("GET", "/host/AB3C/live", True),
+    ("GET", "/host/AB3C/tablet/2", True),
+    ("GET", "/p/AB3C", True),
+    ("POST", "/j/AB3C", True),
+    ("GET", "/rooms/AB3C/qr.svg", True),
+    ("GET", "/join", True),  # the code comes in the query string
+    ("GET", "/score/AB3C/export.csv", True),
+    ("GET", "/score/new/dixit", False),
+    ("GET", "/score", False),
+    ("POST", "/api/v1/rooms", False),
+    ("GET", "/healthz", False),
+    ("GET", "/static/app.js", False),
+    ("DELETE", "/api/v1/rooms/AB3C", False),  # no such route: Flask answers 405 without a look-up
+    ("GET", "/host/AB3C/nowhere", False),  # likewise 404
+])
+def test_a_lookup_is_a_request_to_a_route_that_takes_a_code(app, method, path, lookup):
+    route = Routes(app.url_map).match({"PATH_INFO": path, "REQUEST_METHOD": method})
+    assert (route is not None and names_a_room(route)) is lookup
+
+
+def test_a_route_is_matched_once_a_request_and_remembered_by_path_and_method(app):
+    routes = Routes(app.url_map)
+    first = {"PATH_INFO": "/p/AB3C/live", "REQUEST_METHOD": "GET"}
+    assert routes.match(first) == ("pages.phone_live", {"code": "AB3C"})
+    assert routes.match({"PATH_INFO": "/p/AB3C/live", "REQUEST_METHOD": "GET"}) is routes.match(first)
+    assert routes.match({"PATH_INFO": "/p/AB3C/live", "REQUEST_METHOD": "POST"}) is None
+    assert routes.match({"PATH_INFO": "/p/XY7Z/live", "REQUEST_METHOD": "GET"})[1] == {"code": "XY7Z"}

@@ -186,7 +186,7 @@ def test_two_servers_on_one_database_share_the_limits(pg_url, tmp_path):  # noqa
             assert _fresh("GET", f"{a.url}/api/v1/rooms/QZZY").status_code == 429
             # ... and a right one by both (each worker looks at the others' locks every REFRESH_EVERY s).
             for server in (a, b):
-                wait_until(lambda: _fresh("GET", f"{server.url}/api/v1/rooms/{real}").status_code == 429,
+                wait_until(lambda: _fresh("GET", f"{server.url}/api/v1/rooms/{real}").status_code == 429,  # noqa: B023
                            what=f"{server.url} to refuse the right code")
         finally:
             b.stop()
@@ -198,7 +198,7 @@ def test_a_counter_is_answered_once_committed_while_the_sync_holds_durable_write
     from tests.test_sqlite_sync import Disk, append
 
     disk = Disk(monkeypatch)
-    store = open_store(str(tmp_path / "rooms.sqlite3"))
+    store = open_store(str(tmp_path / "rooms.sqlite3"))  # noqa: F811 - a store of its own, not the fixture
     disk.gate.set()
     store.create_room("ROOM", "dixit")
     disk.gate.clear()

@@ -360,7 +360,7 @@ def test_the_score_sheets_undo_asks_first_and_then_offers_redo(client):
     ask_form = re.search(r'<details class="undo-ask">(.*?)</details>', page, re.S).group(1)
     assert re.search(r"<summary[^>]*>↶ Undo round 2</summary>", ask_form)
     assert "Undo round 2?" in ask_form and ">Yes, undo it</button>" in ask_form
-    assert 'action="/score/%s/undo"' % helper.code in ask_form  # the question holds the only undo form
+    assert f'action="/score/{helper.code}/undo"' in ask_form  # the question holds the only undo form
     assert page.count("/undo\"") == 1 and "data-confirm" not in page
     helper.client.post(helper.url + "/undo", data={"version": str(helper.version())})
     page = helper.page()

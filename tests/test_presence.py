@@ -291,7 +291,7 @@ def test_a_process_keeps_a_bounded_number_of_sightings(two, monkeypatch):
 
 
 @pytest.mark.postgres
-def test_two_servers_on_postgresql_see_the_same_presence(tmp_path, monkeypatch, clock, pg_url):
+def test_two_servers_on_postgresql_see_the_same_presence(tmp_path, monkeypatch, clock, pg_url):  # noqa: F811
     url = pg_url
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
     a, b = make_app(tmp_path, url, clock), make_app(tmp_path, url, clock)

@@ -75,7 +75,7 @@ def test_a_seat_flooding_strokes_is_refused_past_its_burst_and_the_room_stops_gr
     answers = [post(table, "Ann", {"type": "stroke", "stroke": "M5 5l1 1", "after": 8 * i})
                for i in range(bounds.SEAT_BURST)]
     assert [a.status_code for a in answers] == [200] * bounds.SEAT_BURST
-    for i in range(5):  # past the burst, in the same instant: refused, and nothing changes
+    for _ in range(5):  # past the burst, in the same instant: refused, and nothing changes
         refused = post(table, "Ann", {"type": "stroke", "stroke": "M5 5l1 1", "after": 8 * bounds.SEAT_BURST})
         assert refused.status_code == 429
         assert refused.get_json() == {"error": TOO_FAST} and refused.headers["Retry-After"] == "1"

@@ -555,7 +555,7 @@ def test_random_legal_play_reaches_the_end(options, n):
 
 def test_the_decks_are_reshuffled_when_they_run_out():
     state = table(4)
-    for number in range(1, 60):
+    for _ in range(1, 60):
         cards = [i["card"] for i in rt.view(state, None)["images"]]
         words = [w["word"] for w in rt.view(state, None)["words"]]
         assert len(set(cards)) == 4 and None not in cards

@@ -157,7 +157,7 @@ VALID = {
                 "guessing": {"Ann": {"Ben": 1, "Cat": 2}, "Ben": {"Ann": 3, "Cat": 0}, "Cat": {"Ann": 0, "Ben": 0}},
                 "guesses_made": {"Ann": 3, "Ben": 2, "Cat": 1}},
 }
-WRONG = [None, True, 0, 2.5, "Ann", [], ["Ann"], {}, {"Ann": None}, {"Ann": [[]]}, [{}]]
+WRONG: list[object] = [None, True, 0, 2.5, "Ann", [], ["Ann"], {}, {"Ann": None}, {"Ann": [[]]}, [{}]]
 
 
 @pytest.mark.parametrize("game", sorted(VALID))

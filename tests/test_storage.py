@@ -274,7 +274,7 @@ def run_queued(store, jobs):
         for n, (code, job) in enumerate(jobs):
             threads.append(threading.Thread(target=submit, args=(n, code, job)))
             threads[-1].start()
-            wait_until(lambda: len(store._queue) == n + 1, what=f"job {n} queued")  # queued in this order
+            wait_until(lambda: len(store._queue) == n + 1, what=f"job {n} queued")  # noqa: B023 - queued in this order
         assert len(store._queue) == len(jobs)
     finally:
         release.set()

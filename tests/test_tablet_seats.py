@@ -335,7 +335,7 @@ def test_the_toggle_passes_the_tablet_for_a_phone_seat_and_nothing_gives_it_back
     room = app.extensions["rooms"].get(t.code)
     with app.test_request_context():
         button = render_template("tablet_toggle.html", room=room, p={"seat": ben, "name": "Ben", "phone": True})
-    assert "Play on this screen" in button and '{"type":"pass_tablet","seat":%d,"on":true}' % ben in button
+    assert "Play on this screen" in button and f'{{"type":"pass_tablet","seat":{ben},"on":true}}' in button
     assert "Ben's phone will be signed out." in button  # asked first
     t.phone_gone("Ben")
     t.act("host", "pass_tablet", seat=ben, on=True)

@@ -146,7 +146,7 @@ class WebKit:
         from selenium.webdriver.webkitgtk.service import Service
 
         options = Options()
-        options.binary_location = minibrowser()
+        options.binary_location = minibrowser() or ""  # found: require_webkit() says so first
         options.add_argument("--automation")
         self.service = Service(executable_path=WEBDRIVER, log_output=log_path, env={**os.environ, "DISPLAY": display})
         self.service.start()

@@ -27,6 +27,8 @@ import threading
 import time
 from collections import OrderedDict
 
+from companion.storage.store import Store
+
 MAX_WAIT = 25.0  # seconds: under the 60 s read timeouts of proxies such as nginx
 KNOWN_ROOMS = 20000  # the latest versions remembered per process
 
@@ -34,7 +36,7 @@ KNOWN_ROOMS = 20000  # the latest versions remembered per process
 class Changes:
     """Who is waiting for which room in this process, woken when the room changes."""
 
-    def __init__(self, store):
+    def __init__(self, store: Store):
         self.store = store
         self._lock = threading.Lock()
         self._waiting: dict[str, set[threading.Event]] = {}

@@ -25,8 +25,8 @@ import ipaddress
 import mmap
 import secrets
 import threading
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Iterator, Mapping
 
 from companion.config import rate_limits_on
 
@@ -77,12 +77,12 @@ class HeldPolls:
         self._lock = threading.Lock()  # threads of one process write one column; never held across a wait
 
     @classmethod
-    def private(cls) -> "HeldPolls":
+    def private(cls) -> HeldPolls:
         """A table for this process alone (no gunicorn master made a shared one)."""
         return cls(_Table(1), 0)
 
     @classmethod
-    def shared(cls) -> "HeldPolls":
+    def shared(cls) -> HeldPolls:
         """The master's table, before it forks the workers; a worker gets a column by :meth:`for_slot`."""
         return cls(_Table(SLOTS), None)
 
@@ -90,7 +90,7 @@ class HeldPolls:
         """A column no worker uses (in the master), or None when every one is taken."""
         return self._table.free.pop(0) if self._table.free else None
 
-    def for_slot(self, slot: int) -> "HeldPolls":
+    def for_slot(self, slot: int) -> HeldPolls:
         """The view a worker writes its own column ``slot`` through."""
         return HeldPolls(self._table, slot)
 

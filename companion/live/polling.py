@@ -12,7 +12,6 @@ Every poll of a phone, answered here or not, is first a sighting of it (``compan
 
 from __future__ import annotations
 
-import re
 from contextlib import AbstractContextManager, nullcontext
 from urllib.parse import parse_qs
 
@@ -21,8 +20,12 @@ from companion.live.changes import MAX_WAIT
 from companion.live.holds import ENVIRON_KEY, PER_ADDRESS, HeldPolls
 from companion.rooms.room import token_hash
 from companion.web.identity import presented_token
+from companion.web.routes import Routes
 
-POLLED = re.compile(r"^/(?:api/v1/rooms/(?P<api>[A-Za-z0-9]{1,12})|(?:host|p)/(?P<page>[A-Za-z0-9]{1,12})/live)$")
+# The polled endpoints (web/routes.py matches them): whether each is a page's fragment, and whether
+# its polls are a phone's (the host's screen is no phone to sight).
+POLLED = {"api.room_view": (False, True), "pages.phone_live": (True, True), "pages.host_live": (True, False)}
+LONGEST_CODE = 12  # characters: a room code is a few letters and digits; a longer one is no room's
 
 
 def etag(version: int) -> str:
@@ -54,20 +57,21 @@ def requested_wait(query: str) -> float:
 class NotModified:
     """WSGI middleware answering a current poll with 304."""
 
-    def __init__(self, app, rooms, per_address: int | None = PER_ADDRESS):
+    def __init__(self, app, rooms, routes: Routes, per_address: int | None = PER_ADDRESS):
         self.app = app
         self.rooms = rooms
+        self.routes = routes
         self.per_address = per_address  # polls one client address may hold at once (None: no cap)
         self._own_holds: HeldPolls | None = None  # this process's count, when no gunicorn master shares one
 
     def __call__(self, environ, start_response):
         header = environ.get("HTTP_IF_NONE_MATCH")
-        if environ.get("REQUEST_METHOD") == "GET":
-            match = POLLED.match(environ.get("PATH_INFO", ""))
-            if match and not environ["PATH_INFO"].startswith("/host/"):
-                self._sighted((match["api"] or match["page"]).upper(), match["page"] is not None, environ)
-            if match and header:
-                code = (match["api"] or match["page"]).upper()
+        polled = self._polled(environ)
+        if polled is not None:
+            code, page, phone = polled
+            if phone:
+                self._sighted(code, page, environ)
+            if header:
                 tags = _tags(header)
                 held = cooperative.active()  # long polls: the watcher knows the latest versions
                 version = (self.rooms.changes.latest(code, _newest(tags)) if held
@@ -84,6 +88,20 @@ class NotModified:
                                                         ("Cache-Control", "private, no-cache")])
                     return [b""]
         return self.app(environ, start_response)
+
+    def _polled(self, environ) -> tuple[str, bool, bool] | None:
+        """A poll's room code (upper-cased), whether it is a page's fragment and whether a phone's;
+        None for any other request."""
+        if environ.get("REQUEST_METHOD") != "GET":
+            return None
+        route = self.routes.match(environ)
+        kind = POLLED.get(route[0]) if route is not None else None
+        if route is None or kind is None:
+            return None
+        code = route[1]["code"]
+        if len(code) > LONGEST_CODE or not (code.isascii() and code.isalnum()):
+            return None
+        return code.upper(), kind[0], kind[1]
 
     def _holding(self, environ) -> AbstractContextManager[bool]:
         """Count this poll as held by its client address while inside: yields whether it may be

@@ -52,9 +52,10 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from companion.live import cooperative
+from companion.storage.store import Store
 
 logger = logging.getLogger(__name__)
 
@@ -70,7 +71,7 @@ class Presence:
     """This process's sightings of phones, written to the store in batches, and the table's
     presence read back from it."""
 
-    def __init__(self, store, clock: Callable[[], float] = time.time,
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time,
                  seated: Callable[[str, set[str]], Iterable[str]] | None = None):
         self.store = store
         self.clock = clock

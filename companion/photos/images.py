@@ -169,8 +169,10 @@ def _upright_srgb(image: Image.Image) -> Image.Image:
     profile = image.info.get("icc_profile")
     if profile and upright.mode in ("RGB", "CMYK"):
         try:
-            upright = ImageCms.profileToProfile(upright, ImageCms.ImageCmsProfile(io.BytesIO(profile)),
-                                                ImageCms.createProfile("sRGB"), outputMode="RGB")
+            converted = ImageCms.profileToProfile(upright, ImageCms.ImageCmsProfile(io.BytesIO(profile)),
+                                                  ImageCms.createProfile("sRGB"), outputMode="RGB")
+            if converted is not None:  # None only for a conversion in place, which this is not
+                upright = converted
         except (ImageCms.PyCMSError, OSError, ValueError, TypeError):
             pass  # a profile that cannot be read: the pixels as they are
     if upright.mode in ("I;16", "I;16B", "I;16L", "I"):

@@ -28,13 +28,15 @@ for the player without a phone it shows (``&as=host&for=<seat>``). They are writ
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from games.base import HOST, PHOTO_SLOT, RuleError, is_number, photos_of, takes_photos
 
 from companion.live import cooperative
 from companion.photos import images
 from companion.rooms.room import game_viewer
+from companion.storage.store import Store, Writer
 
 MAX_PHOTOS = 200  # photos a room keeps: one per seat for twenty rounds of a full table, and more
 MAX_BYTES = 32 * 1024 * 1024  # … and their bytes, all together
@@ -91,7 +93,7 @@ def view_of(room, viewer, on_the_tablet: bool = False) -> dict | None:
     return out
 
 
-def visible_photo(store, room, viewer, slot: str, version: str | None):
+def visible_photo(store: Store, room, viewer, slot: str, version: str | None):
     """The stored photo in ``slot`` when ``viewer`` may see it now (and, with ``version``, when it is
     that image), else None: a photo nobody may show yet answers exactly as one never taken."""
     if not valid_slot(slot):
@@ -112,7 +114,7 @@ def keeper(checked: images.Checked, digest: str) -> Callable:
     """The part of the write job that stores the image, run once the room has accepted the entry:
     within the room's bounds, in place of the slot's old photo."""
 
-    def keep(tx, entry: dict, now: float) -> None:
+    def keep(tx: Writer, entry: dict, now: float) -> None:
         slot = entry["slot"]
         count, size = tx.photo_usage(except_slot=slot)
         if count + 1 > MAX_PHOTOS or size + len(checked.data) > MAX_BYTES:

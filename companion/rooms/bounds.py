@@ -98,7 +98,7 @@ class Pace:
     bytes_burst: float
     byte_rate: float  # bytes a second
 
-    def scaled(self, by: float) -> "Pace":
+    def scaled(self, by: float) -> Pace:
         return Pace(self.burst * by, self.rate * by, self.bytes_burst * by, self.byte_rate * by)
 
 
@@ -116,7 +116,7 @@ class Bounds:
     host: Pace | None = Pace(HOST_BURST, HOST_RATE, HOST_BYTES_BURST, HOST_BYTE_RATE)
 
     @classmethod
-    def configured(cls, entries: int | None = None, nbytes: int | None = None, pace_scale: float = 1.0) -> "Bounds":
+    def configured(cls, entries: int | None = None, nbytes: int | None = None, pace_scale: float = 1.0) -> Bounds:
         """The bounds with the cap's figures given (None: the default), and every pace times
         ``pace_scale`` (0: no pace at all, for tests that play a game at machine speed; a huge
         scale keeps the check and never refuses, for the benchmark)."""
@@ -126,8 +126,8 @@ class Bounds:
         if nbytes is not None:
             bounds = replace(bounds, bytes=int(nbytes))
         if pace_scale != 1:
-            bounds = replace(bounds, seat=bounds.seat.scaled(pace_scale) if pace_scale else None,
-                             host=bounds.host.scaled(pace_scale) if pace_scale else None)
+            bounds = replace(bounds, seat=bounds.seat.scaled(pace_scale) if pace_scale and bounds.seat else None,
+                             host=bounds.host.scaled(pace_scale) if pace_scale and bounds.host else None)
         return bounds
 
     def pace(self, actor) -> Pace | None:

@@ -15,7 +15,7 @@ representative of its look-alikes (the lowest code point among them) itself.
 from __future__ import annotations
 
 import unicodedata
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import regex
 from confusable_homoglyphs.confusables import confusables_data
@@ -45,7 +45,7 @@ def _visible(name: str) -> bool:
     return any(unicodedata.category(c)[0] not in ("C", "Z") for c in name)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _look_alike(char: str) -> str:
     """One representative of ``char`` and its look-alikes: the lowest code point among them."""
     alikes = [entry["c"] for entry in confusables_data.get(char, ()) if len(entry["c"]) == 1]

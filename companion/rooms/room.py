@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field
+from typing import Any
 
 from games import GAMES
 from games.base import (HOST, MAX_PLAYERS, Player, RuleError, evolve, late_arrival_refusal, normalize_options, photos_of,
@@ -69,22 +70,27 @@ class Moves:
     """
 
     __slots__ = ("last", "before", "count", "state")
+    last: tuple | None  # (actor, action, at); None for no moves
+    before: Moves | None
+    count: int
+    state: object
 
-    def __init__(self, last: tuple | None = None, before: "Moves | None" = None, state: object = None):
+    def __init__(self, last: tuple | None = None, before: Moves | None = None, state: object = None):
         self.last, self.before = last, before
         self.count = 0 if last is None else 1 + (before.count if before else 0)
         self.state = state if self.count and self.count % SNAPSHOT_EVERY == 0 else None
 
-    def then(self, move: tuple, state: object = None) -> "Moves":
+    def then(self, move: tuple, state: object = None) -> Moves:
         """These moves and ``move`` after them (``state``: the game after it, kept when due)."""
         return Moves(move, self if self.count else None, state)
 
-    def without_last(self) -> "Moves":
+    def without_last(self) -> Moves:
         return self.before or NO_MOVES
 
     def since_kept(self) -> tuple[object, list[tuple]]:
         """The latest game state kept (None: the start) and the moves after it, oldest first."""
-        newest_first, node = [], self
+        newest_first: list[Any] = []
+        node: Moves | None = self
         while node is not None and node.count:
             if node.state is not None:
                 return node.state, newest_first[::-1]
@@ -515,6 +521,7 @@ def undo_question(room: Room) -> RuleError | None:
         return None
     if not room.moves:
         return RuleError("Undo the start of the game? Everyone goes back to the lobby.")
+    assert room.moves.last is not None  # there are moves: the last is one
     actor, action, _ = room.moves.last
     if actor == ARRIVAL:
         return RuleError("Undo %(name)s joining the game?", name=action["name"])

@@ -20,7 +20,7 @@ from companion.rooms.entries import LANGUAGES
 from companion.live.changes import Changes
 from companion.live.presence import Presence
 from companion.photos.service import view_of as photo_view
-from companion.storage.sqlite import StaleVersion
+from companion.storage.store import StaleVersion, Store, Writer
 
 # Easy to read aloud and type: no 0/O, 1/I/L, 5/S, 2/Z.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRTUVWXY346789"
@@ -58,7 +58,7 @@ class NotSeated(Exception):
 class Rooms:
     """The rooms of one store, with a per-process cache of rebuilt rooms."""
 
-    def __init__(self, store, cache_size: int = 2000, clock=time.time, idle_hours: float = 48,
+    def __init__(self, store: Store, cache_size: int = 2000, clock=time.time, idle_hours: float = 48,
                  limits: bounds.Bounds = bounds.DEFAULT, cache_bytes: int = CACHE_BYTES,
                  memo_bytes: int = MEMO_BYTES):
         self.store = store
@@ -171,7 +171,7 @@ class Rooms:
         # hold two connections), only for an entry that may act against a seat (companion/rooms/door.py).
         gone = self._gone_phones(code) if door.may_act_against(body) else frozenset()
 
-        def record(tx) -> tuple[rooms.Room, object]:
+        def record(tx: Writer) -> tuple[rooms.Room, object]:
             info = tx.room()  # read under the write lock: no other writer can move it on
             if info is None:
                 raise NoSuchRoom(code)

@@ -27,14 +27,16 @@ import io
 import re
 import secrets
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from games import GAMES
 from games.base import N_, RuleError, Score, Standings, Table, read_model, require
 
 from companion.rooms.names import clean_name, same_name
 from companion.rooms.room import new_token, token_hash
+from companion.storage.store import Store, Writer
 
 KIND_PREFIX = "sheet:"
 CODE_ALPHABET = "abcdefghjkmnpqrtuvwxy346789"
@@ -129,7 +131,7 @@ class Sheet:
         return _label(self.redo[-1][0]) if self.redo else None
 
     def is_editor(self, token: str | None) -> bool:
-        return bool(token) and secrets.compare_digest(token_hash(token), self.editor)
+        return bool(token and secrets.compare_digest(token_hash(token), self.editor))
 
 
 def _label(kind: str) -> RuleError:
@@ -163,7 +165,7 @@ def _standings(game: str, table: Table, rounds: Sequence[Round]) -> Standings:
     return scoring(game).standings(table, [r.score for r in rounds])
 
 
-def _rescore(game: str, table: Table, kept: Sequence[Round], entries: Sequence[tuple[Mapping, bool]],
+def _rescore(game: str, table: Table, kept: Sequence[Round], entries: Sequence[tuple[Any, bool]],
              changed: int) -> tuple[Round, ...]:
     """The rounds ``kept`` followed by ``entries`` scored in turn; round ``changed`` is the one the
     user just entered, whose refusal is its own sentence; a later one's is explained."""
@@ -211,7 +213,7 @@ def apply_entry(sheet: Sheet | None, body: Mapping[str, Any], code: str, seq: in
     kind = body.get("type")
     if kind == "sheet":
         require(sheet is None, "This sheet already exists.")
-        game = body.get("game")
+        game: Any = body.get("game")  # new_table refuses anything but a game's name
         table = new_table(game, body.get("players"), body.get("teams"), body.get("options"))
         return Sheet(code=code, game=game, table=table, editor=body["editor"], version=seq,
                      standings=_standings(game, table, ()))
@@ -226,7 +228,7 @@ def apply_entry(sheet: Sheet | None, body: Mapping[str, Any], code: str, seq: in
         rounds = sheet.rounds + (_score(game, table, sheet.rounds, body.get("round"), number, False),)
         label = "scores" if single else f"round:{number}"
     elif kind == "edit":
-        number = body.get("number")
+        number = body.get("number", 0)  # 0, like None, is no round
         require(isinstance(number, int) and not isinstance(number, bool) and 1 <= number <= len(sheet.rounds),
                 "There is no such round to correct.")
         if read_round(game, body.get("round")).model_dump(mode="json") == sheet.rounds[number - 1].entry:
@@ -267,7 +269,7 @@ def replay(code: str, entries) -> Sheet:
 class Sheets:
     """Score sheets in a rooms store (``create_room``, ``room``, ``entries``, ``write``)."""
 
-    def __init__(self, store, clock=time.time):
+    def __init__(self, store: Store, clock=time.time):
         self.store = store
         self.clock = clock
 
@@ -313,7 +315,7 @@ class Sheets:
     def _record(self, code: str, body: dict, expected_version: int | None) -> Sheet:
         code = normal_code(code)
 
-        def record(tx) -> Sheet:
+        def record(tx: Writer) -> Sheet:
             version = tx.version()
             if version is None:
                 raise NoSuchSheet(code)

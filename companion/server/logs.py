@@ -12,6 +12,7 @@ import json
 import logging
 import re
 import time
+from typing import Any
 
 from gunicorn import glogging
 
@@ -24,7 +25,7 @@ class JsonFormatter(logging.Formatter):
     """Format a record as one line of JSON."""
 
     def format(self, record: logging.LogRecord) -> str:
-        line = {
+        line: dict[str, Any] = {
             "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
                   + f".{int(record.msecs):03d}Z",
             "level": record.levelname.lower(),

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import os
 import resource
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from companion.config import instance_folder
 

@@ -1,6 +1,12 @@
-"""Pick the room store from one setting: a file path means SQLite, a ``postgresql://`` URL PostgreSQL."""
+"""Pick the room store from one setting: a file path means SQLite, a ``postgresql://`` URL PostgreSQL.
+
+Both meet the contract of ``store.py``; ``open_store`` is typed to return it, so mypy checks that
+each store does.
+"""
 
 from __future__ import annotations
+
+from companion.storage.store import Store
 
 
 def is_postgres_url(target: str) -> bool:
@@ -8,7 +14,7 @@ def is_postgres_url(target: str) -> bool:
     return target.startswith(("postgresql://", "postgres://"))
 
 
-def open_store(target: str):
+def open_store(target: str) -> Store:
     """The store for ``target``: ``PostgresStore`` for a PostgreSQL URL, else ``SQLiteStore``."""
     if is_postgres_url(target):
         try:

@@ -22,6 +22,8 @@ import time
 
 from limits.storage import Storage
 
+from companion.storage.store import Store
+
 SCHEME = "companion"
 
 
@@ -30,7 +32,8 @@ class StoreCounters(Storage):
 
     STORAGE_SCHEME = [SCHEME]
 
-    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, store=None, clock=time.time,
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, store: Store | None = None,
+                 clock=time.time,
                  **options):
         if store is None:
             raise ValueError("the companion:// storage needs the rooms' store: storage_options={'store': store}")

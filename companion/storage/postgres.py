@@ -33,14 +33,15 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator, TypeVar
+from typing import ClassVar, TypeVar
 
 import psycopg
 from psycopg.types.json import Json
 from psycopg_pool import ConnectionPool
 
-from companion.storage.sqlite import Entry, Photo
+from companion.storage.store import Entry, Photo
 
 logger = logging.getLogger(__name__)
 
@@ -142,8 +143,8 @@ def _configure(conn: psycopg.Connection) -> None:
 class PostgresStore:
     """Room logs in one PostgreSQL database, shared by every worker of every app server."""
 
-    SHARED_BY_SERVERS = True  # several app servers may count in it: see web/lockboard.py
-    ERRORS = (psycopg.Error,)  # what it raises when the database fails
+    SHARED_BY_SERVERS: ClassVar[bool] = True  # several app servers may count in it: see web/lockboard.py
+    ERRORS: ClassVar[tuple[type[Exception], ...]] = (psycopg.Error,)  # what it raises when the database fails
 
     def __init__(self, url: str, pool_size: int | None = None):
         self.url = url
@@ -257,6 +258,7 @@ class PostgresStore:
             conn.execute("SET LOCAL synchronous_commit = off")
             row = conn.execute(COUNT, (key, now + expiry, amount, now, now)).fetchone()
             conn.execute("DELETE FROM counters WHERE expires <= %s", (now,))
+        assert row is not None  # an upsert with RETURNING returns its row
         return int(row[0]), float(row[1])
 
     def counter(self, key: str, now: float | None = None) -> tuple[int, float] | None:
@@ -286,7 +288,7 @@ class PostgresStore:
         with self._conn() as conn:
             conn.execute("SELECT 1").fetchone()
 
-    def write(self, code: str, job: Callable[["Writer"], T]) -> T:
+    def write(self, code: str, job: Callable[[Writer], T]) -> T:
         """Run ``job`` in a transaction holding room ``code``'s row lock; its result once committed.
 
         Whatever the job raises is raised here, and the transaction is rolled back."""
@@ -353,6 +355,7 @@ class Writer:
         """How many photos the room keeps and their bytes, leaving out the one in ``except_slot``."""
         row = self._conn.execute("SELECT COUNT(*), COALESCE(SUM(size), 0) FROM photos WHERE room = %s AND slot <> %s",
                                  (self.code, except_slot)).fetchone()
+        assert row is not None  # an aggregate without GROUP BY returns one row
         return int(row[0]), int(row[1])
 
     def put_photo(self, slot: str, seat: int | None, mime: str, digest: str, data: bytes, at: float) -> None:
@@ -379,7 +382,8 @@ class Writer:
             " SELECT pg_notify(%s, %s)",
             (seq, at, self.code, CHANNEL, f"{self.code} {seq}"),
         )
-        self._row = (self._row[0], seq, self._row[2])
+        if self._row is not None:  # as in sqlite.py: a job appends only to a room it has read
+            self._row = (self._row[0], seq, self._row[2])
 
 
 def _entries(conn: psycopg.Connection, code: str, after: int) -> list[Entry]:

@@ -67,12 +67,14 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, NamedTuple, TypeVar
+from typing import ClassVar, TypeVar
 
 from companion.live import cooperative
 from companion import jsonio
 from companion.storage.private import private_database
+from companion.storage.store import Entry, Photo
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS rooms (
@@ -153,30 +155,6 @@ COUNT = ("INSERT INTO counters (key, expires, count) VALUES (?, ?, ?) ON CONFLIC
 T = TypeVar("T")
 
 
-class Entry(NamedTuple):
-    """One recorded action: its number in the room's log, when it happened, and what it was.
-    (A named tuple: a worker makes one for every entry it replays.)"""
-
-    seq: int
-    at: float
-    body: dict
-
-
-class Photo(NamedTuple):
-    """A stored photo: who took it (a seat; None for the host), its type, the SHA-256 of its bytes
-    in hex, the bytes, and when it was taken."""
-
-    seat: int | None
-    mime: str
-    digest: str
-    data: bytes
-    at: float
-
-
-class StaleVersion(Exception):
-    """The room changed since the version an action was made against."""
-
-
 @dataclass(eq=False)
 class _Job:
     """One caller's job, its outcome once its transaction is committed, and how to wake the caller."""
@@ -197,8 +175,8 @@ class _Job:
 class SQLiteStore:
     """Room logs in one SQLite file, shared safely by every worker process and thread."""
 
-    SHARED_BY_SERVERS = False  # one server's workers only: see web/lockboard.py
-    ERRORS = (sqlite3.Error,)  # what it raises when the database fails
+    SHARED_BY_SERVERS: ClassVar[bool] = False  # one server's workers only: see web/lockboard.py
+    ERRORS: ClassVar[tuple[type[Exception], ...]] = (sqlite3.Error,)  # what it raises when the database fails
 
     def __init__(self, path: str):
         self.path = path
@@ -294,6 +272,11 @@ class SQLiteStore:
     def presence(self, code: str) -> list[tuple[str, float, float]]:
         """Room ``code``'s phones as last seen: (token hash, seen, connected until)."""
         return self._db.execute("SELECT token, seen, expires FROM presence WHERE room = ?", (code,)).fetchall()
+
+    def ping(self) -> None:
+        """Raise unless the database answers (the readiness probe): one indexed read, as cheap as a
+        poll's 304."""
+        self.version("")
 
     def last_stamp(self) -> int:
         """The stamp of the latest change to any room (0 before any)."""
@@ -404,7 +387,7 @@ class SQLiteStore:
         where, args = ("WHERE key = ?", (key,)) if key is not None else ("", ())
         return self.write("", lambda tx: tx.db.execute(f"DELETE FROM counters {where}", args).rowcount)
 
-    def write(self, code: str, job: Callable[["Writer"], T], durable: bool = True) -> T:
+    def write(self, code: str, job: Callable[[Writer], T], durable: bool = True) -> T:
         """Run ``job`` in a write transaction on room ``code`` and return its result once committed.
 
         The job may read through the :class:`Writer` and append entries; whatever it raises is raised
@@ -448,6 +431,7 @@ class SQLiteStore:
                     if self._queue:
                         successor = self._queue[0]
                         successor.lead = True
+                        assert successor.wake is not None  # it queued behind a leader: it waits on one
                         successor.wake.set()
                     else:
                         self._leading = False
@@ -709,7 +693,7 @@ class Writer:
             self._db.execute("ROLLBACK TO job")
         del self._appends[self._mark:]
         self._rooms.clear()
-        self._rooms.update(self._rooms_before)
+        self._rooms.update(self._rooms_before or {})  # a job of a batch: it has them
 
     def _end(self) -> None:
         """Close this job's savepoint, if its statements opened one."""

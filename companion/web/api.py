@@ -19,7 +19,7 @@ from companion.rooms.entries import SERVER_ENTRIES, NewRoom, TakeSeat, read_requ
 from companion.rooms.door import Farewell, PhoneStillHere, farewell_of
 from companion.rooms.room import token_hash
 from companion.rooms.service import NoFreeCode, NoSuchRoom, NotSeated
-from companion.storage.sqlite import StaleVersion
+from companion.storage.store import StaleVersion
 from companion.web import identity, limits
 from companion.web.i18n import browser_language, say
 from companion.web.layers import MAX_BODY, CrossSiteForm

@@ -10,43 +10,39 @@ WSGI layer answers the two straight from the environ, with the API's own functio
 Refusals go through Flask after all: the exception is handed to the app's error handlers inside a
 request context for the same request, so the answer is exactly the one Flask would give, in the
 request's language (which may be the room's), and a bug is logged and answered like any other.
-The rules for the two paths stay registered in ``companion/web/api.py``, for ``url_for`` and for the
-405 that other methods get.
+The rules for the two paths are registered in ``companion/web/api.py``, for ``url_for`` and for the
+405 that other methods get, and this layer finds the two by their endpoints in the route matched once
+for every layer (``web/routes.py``).
 """
 
 from __future__ import annotations
 
-import re
 import sys
 
 from companion.web import api
+from companion.web.routes import Routes
 
-PATH = re.compile(r"^/api/v1/rooms/(?P<code>[^/]+)(?P<actions>/actions)?$")
+# The endpoints answered here (their rules, methods included, are registered in web/api.py).
+ANSWERS = {"api.room_view": api.room_view, "api.act": api.act}
 
 
 class Direct:
     """WSGI middleware serving the room view (GET, HEAD) and actions (POST) without Flask."""
 
-    def __init__(self, app, flask, rooms):
+    def __init__(self, app, flask, rooms, routes: Routes):
         self.app = app  # the next layer: the Flask app's WSGI callable
         self.flask = flask  # the Flask app itself, for its error handlers
         self.rooms = rooms
+        self.routes = routes
 
     def __call__(self, environ, start_response):
-        match = PATH.match(environ.get("PATH_INFO", ""))
+        route = self.routes.match(environ)  # the map routes each endpoint's own methods only
+        answer = ANSWERS.get(route[0]) if route is not None else None
+        if answer is None:
+            return self.app(environ, start_response)
         method = environ.get("REQUEST_METHOD")
-        if match is None:
-            return self.app(environ, start_response)
-        if match["actions"]:
-            if method != "POST":
-                return self.app(environ, start_response)
-            answer = api.act
-        elif method in ("GET", "HEAD"):
-            answer = api.room_view
-        else:
-            return self.app(environ, start_response)
         try:
-            room, viewer = answer(self.rooms, environ, match["code"])
+            room, viewer = answer(self.rooms, environ, route[1]["code"])
             body = api.view_body(self.rooms, room, viewer)
         except Exception:
             return self._refused(environ, start_response)

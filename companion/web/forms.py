@@ -15,8 +15,9 @@ declare every field again in Python).
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, Sequence
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
 
 from pydantic import BaseModel
 from werkzeug.datastructures import MultiDict
@@ -28,7 +29,7 @@ MAX_FIELDS = 400  # a form with more fields than any round has is not one of our
 NOT_OURS = N_("Choose from the buttons shown.")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _schema(model: type[BaseModel]) -> dict:
     return model.model_json_schema()
 

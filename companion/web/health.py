@@ -16,13 +16,8 @@ def healthz():
 @bp.get("/readyz")
 def readyz():
     """The database answers too: send this server traffic only while this succeeds."""
-    store = current_app.extensions["rooms"].store
     try:
-        ping = getattr(store, "ping", None)
-        if ping is not None:
-            ping()
-        else:
-            store.version("")  # one indexed read, as cheap as a poll's 304
+        current_app.extensions["rooms"].store.ping()
     except Exception as error:  # noqa: BLE001 - any failure means "not ready"
         current_app.logger.warning("readiness check failed: %s", error)
         return jsonify(status="unavailable", error="The database does not answer."), 503

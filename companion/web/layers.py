@@ -14,12 +14,13 @@ them.
 
 from __future__ import annotations
 
-import re
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from urllib.parse import urlsplit
 
 from werkzeug.exceptions import Forbidden, RequestEntityTooLarge, TooManyRequests
+
+from companion.web.routes import Routes, names_a_room
 
 MAX_BODY = 1 << 20  # bytes: the largest move any game takes (a drawing) is at most 200,000 characters
 
@@ -51,12 +52,6 @@ def headers_for(status: str, headers: list[tuple[str, str]]) -> list[tuple[str, 
     return SECURITY_HEADERS  # no body type: a redirect, an error page on its way
 
 
-# Every path that names a room or a score sheet by its code: each is a lookup, counted against the
-# client's budget of wrong codes (web/limits.py).
-NAMES_A_ROOM = re.compile(r"^/(?:api/v1/rooms/[^/]+|host/[^/]+|p/[^/]+|j/[^/]+|rooms/[^/]+/(?:qr\.svg|photos)|join"
-                          r"|score/(?!new(?:/|$))[^/]+)(?:/|$)")
-
-
 # What a form of another site can send without asking first (CORS "simple" requests): every such
 # POST must come from one of our own pages.
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data", "text/plain")
@@ -75,7 +70,7 @@ def from_another_site(environ) -> bool:
     a request with none of the headers is not a browser's form."""
     if environ.get("REQUEST_METHOD") != "POST":
         return False
-    if not environ.get("CONTENT_TYPE", "").split(";")[0].strip().lower() in FORM_TYPES:
+    if environ.get("CONTENT_TYPE", "").split(";")[0].strip().lower() not in FORM_TYPES:
         return False  # JSON bodies: a cross-site page cannot send one without CORS, which we never allow
     fetched_from = environ.get("HTTP_SEC_FETCH_SITE")  # the browser's own word, where it gives it
     if fetched_from is not None:
@@ -88,11 +83,13 @@ def from_another_site(environ) -> bool:
 
 class Layers:
     """WSGI middleware around the whole app: the body limit, forms from our own pages only, the
-    lookup budget and the security headers."""
+    lookup budget and the security headers. It matches the request's route, once for every layer
+    (``web/routes.py``)."""
 
     def __init__(self, app: Callable, refuse: Callable[[dict, Callable, Exception], Iterable[bytes]],
-                 lookups: Callable[[], object]):
+                 lookups: Callable[[], object], routes: Routes):
         self.app = app  # the next layer: polling.NotModified, then direct.Direct, then Flask
+        self.routes = routes
         self.refuse = refuse  # answers with Flask's error handlers, in the request's language
         self._lookups = lookups  # the app's web.limits.Lookups, made after this layer
         self._allowed: Callable | None = None
@@ -106,7 +103,10 @@ class Layers:
             return self.refuse(environ, with_headers, RequestEntityTooLarge())
         if environ.get("REQUEST_METHOD") == "POST" and from_another_site(environ):
             return self.refuse(environ, with_headers, CrossSiteForm())
-        if NAMES_A_ROOM.match(environ.get("PATH_INFO", "")):
+        # Every request that names a room or a score sheet by its code is a lookup, counted against
+        # the client's budget of wrong codes (web/limits.py).
+        route = self.routes.match(environ)
+        if route is not None and names_a_room(route):
             allowed = self._allowed or self._bind()
             if not allowed(environ.get("REMOTE_ADDR")):
                 return self.refuse(environ, with_headers, TooManyRequests())

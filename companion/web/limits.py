@@ -28,6 +28,7 @@ from limits import parse
 
 from companion.config import rate_limits_on
 from companion.storage import counters
+from companion.storage.store import Store
 from companion.web.lockboard import LockBoard
 
 logger = logging.getLogger(__name__)
@@ -60,7 +61,8 @@ def init_app(app: Flask) -> Limiter:
                       default_limits=[], headers_enabled=True, on_breach=_too_many)
     for endpoint, rate in LIMITS.items():
         view = app.view_functions[endpoint]
-        app.view_functions[endpoint] = limiter.limit(rate, methods=["POST"])(view)
+        # Flask-Limiter types its decorator for async views too (mypy's complaint); it returns the view it wraps.
+        app.view_functions[endpoint] = limiter.limit(rate, methods=["POST"])(view)  # type: ignore[assignment]
     board = LockBoard(Path(app.instance_path) / BOARD_FILE) if enabled else None
     app.extensions["lookups"] = Lookups(limiter, board, store)
     return limiter
@@ -72,13 +74,13 @@ class Lookups:
     asks :meth:`allowed`, the busiest requests too (a phone's view, its polls), so an address that
     is not over its budget is answered from the board, without touching the store."""
 
-    def __init__(self, limiter: Limiter, board: LockBoard | None, store):
+    def __init__(self, limiter: Limiter, board: LockBoard | None, store: Store):
         self.limiter = limiter
         self.board = board  # None: the limits are off
         self.store = store
         self.clock = time.time
         # Other servers lock addresses on their own boards: look at the store now and then.
-        self._shared = getattr(store, "SHARED_BY_SERVERS", False)
+        self._shared = store.SHARED_BY_SERVERS
         self._next_refresh = 0.0
 
     def allowed(self, address: str | None = None) -> bool:
@@ -106,6 +108,8 @@ class Lookups:
 
     def refresh(self, now: float) -> None:
         """Lock on this server's board the addresses any server found over their budget."""
+        if self.board is None:  # the limits are off
+            return
         self._next_refresh = now + REFRESH_EVERY
         prefix, suffix = WRONG_CODES.key_for(WRONG_CODES_KEY, "\0").split("\0")  # around the address
         try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
 from flask import Blueprint, current_app, render_template, request
 from flask_babel import gettext
@@ -55,7 +56,7 @@ def export(room) -> dict:
     return {"room": room.code, "games": [{"number": i, **game} for i, game in enumerate(tonight(room), start=1)]}
 
 
-def _round_points(entry: dict) -> list[tuple[str, int]]:
+def _round_points(entry: dict) -> list[tuple[Any, Any]]:
     """A history entry's points per side, whether the game lists them as a mapping or as rows."""
     points = entry.get("points")
     if isinstance(points, dict):

@@ -73,7 +73,8 @@ def strict(schema: Any) -> Any:
     if not isinstance(schema, dict):
         return schema
     out: dict[str, Any] = {}
-    sizes = _SIZES.get(schema.get("type")) if isinstance(schema.get("type"), str) else None
+    kind = schema.get("type")
+    sizes = _SIZES.get(kind) if isinstance(kind, str) else None
     for key, value in schema.items():
         if key in _ONE:
             value = strict(value)
@@ -359,7 +360,7 @@ def document() -> dict:
 
 
 def _room_paths() -> dict:
-    bearer = [{"bearer": []}, {}]
+    bearer: list[dict[str, list]] = [{"bearer": []}, {}]
     return {
         "/api/v1/rooms": {"post": {
             "tags": ["rooms"], "operationId": "create_room", "summary": "Open a room for a game",
