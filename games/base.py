@@ -3,7 +3,7 @@
 A game is one module, listed in ``games.GAMES``, that satisfies :class:`Engine` (mypy checks it):
 its rules, its declared data and its scoring in one place. The companion reads everything it needs
 from the module; adding a game is adding ``games/<game>.py``, its decks in ``games/content/`` and its
-templates in ``templates/games/<game>/``.
+templates in ``templates/games/<game>/``, which it declares (``SCREENS``).
 
 **Declared data** (pydantic models, see :class:`Declared`): the room options (``Options``), the moves
 (``ACTIONS``, one :class:`Action` model per move type) and the score-only requests (``SCORING``: the
@@ -92,6 +92,14 @@ letters of a language's ink deck) is the setup's. The deal is :func:`own_deck` (
 ours, or both; a box card that repeats one of ours is left out, so nothing is dealt twice), and the
 game shuffles it with its seed as before. The companion shows a text box for any game with
 ``OWN_CARDS`` and names none.
+
+**Screens** (``SCREENS``, a :class:`Screens`): the template slots the game fills (:data:`Slot`: its
+host stage, its phone screen, its lobby note, its score sheet's round form...), each with its file in
+``templates/games/<NAME>/``, the other files its templates import, and its own scripts and styles
+(in that folder's ``static/``). The companion renders a slot only through it; a slot the game leaves
+out is the shared template's (a generic stage, nothing at all, the plain score form). So, as CTFd's
+challenge types declare their templates and scripts on the class, nothing is found by its file name,
+and tests/test_screens.py checks the declaration against the folder: a missing or stray file fails.
 
 State is indexed by seat everywhere; phases are a :class:`enum.StrEnum` per game, on ``state.phase``.
 
@@ -720,6 +728,49 @@ class OwnCardsOptions(GameOptions):
         return self
 
 
+# --- the screens ---------------------------------------------------------------------------------
+
+# The template slots the companion renders for a game; a game fills some of them (:class:`Screens`).
+Slot = Literal[
+    "blurb",             # the home page's line about the game
+    "how_to_play",       # the game's steps of the lobby's "how to play" card
+    "lobby",             # the host's lobby, under the options (a rule the options change)
+    "seat_badge",        # a seat's mark beside its name (a colour)
+    "host",              # the host screen's stage during play
+    "phone",             # a seat's phone screen during play
+    "closed_podium",     # the standings a closed table keeps
+    "score_setup_note",  # the score sheet's setup page: a note under its title
+    "score_player",      # the score sheet's setup page: beside each player's name
+    "score_options",     # the score sheet's setup page: the options form
+    "score_team",        # the score sheet's setup page: one team's column of names
+    "score_round",       # the score sheet: the fields of one round's form
+    "score_summary",     # the score sheet: what a round scored, above its form
+    "score_board",       # the score sheet: the board of rounds and totals
+]
+
+
+@dataclass(frozen=True)
+class Screens:
+    """What a game shows besides its rules (``engine.SCREENS``): the slots it fills, each with its
+    file in ``templates/games/<NAME>/``; ``parts``, the files there that those templates import
+    (no slot); and its scripts and styles in that folder's ``static/``: ``scripts`` and ``styles``
+    on the live pages, ``score_styles`` on the score sheet's. Pure data, read by the companion."""
+
+    templates: Mapping[Slot, str] = field(default_factory=dict)
+    parts: tuple[str, ...] = ()
+    scripts: tuple[str, ...] = ()
+    styles: tuple[str, ...] = ()
+    score_styles: tuple[str, ...] = ()
+
+    def files(self) -> set[str]:
+        """Every file the declaration names, relative to the game's template folder."""
+        static = {f"static/{name}" for name in (*self.scripts, *self.styles, *self.score_styles)}
+        return {*self.templates.values(), *self.parts} | static
+
+
+NO_SCREENS = Screens()  # every slot the shared template's
+
+
 # --- what leaves the engine ---------------------------------------------------------------------
 
 ENVELOPE = ("game", "title", "phase", "players", "you", "can", "waiting_for", "winners")
@@ -956,6 +1007,9 @@ class Engine(Protocol):
 
     @property
     def SCORING(self) -> Scoring: ...  # noqa: N802
+
+    @property
+    def SCREENS(self) -> Screens: ...  # noqa: N802 - the template slots it fills, its scripts and styles
 
     @property
     def REVEAL_PHASES(self) -> frozenset[str]: ...  # noqa: N802

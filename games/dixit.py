@@ -88,6 +88,7 @@ from typing import Annotated, Any, Literal, Mapping, Sequence
 
 from pydantic import ConfigDict, Field
 
+from games.base import Screens
 from games.base import (
     N_,
     PhotoSlot, Photos,
@@ -819,3 +820,14 @@ class _Scoring:
 
 
 SCORING = _Scoring()
+
+
+# The screens this game fills (games/base.py Screens), in templates/games/dixit/.
+SCREENS = Screens(
+    templates={
+        "blurb": "blurb.html", "how_to_play": "how_to_play.html", "host": "host.html", "phone": "phone.html",
+        "score_setup_note": "score_setup_note.html", "score_round": "score_round.html",
+        "score_summary": "score_summary.html", "score_board": "score_board.html",
+    },
+    parts=("words.html",), styles=("dixit.css",), score_styles=("score.css",),
+)

@@ -134,6 +134,7 @@ from typing import Annotated, Any, Literal, Mapping, Sequence
 from pydantic import ConfigDict, Field
 
 from games import content
+from games.base import Screens
 from games.base import (
     HOST, LIMIT, TABLE, Action, Actions, Bool, Declared, Exactly, GameOptions, Int, N_, Name, Player, Reason,
     RuleError, Say, Score, Standings, Table, TieBreak, envelope, evolve, is_number, moves_for,
@@ -1278,3 +1279,15 @@ class _Scoring:
 
 
 SCORING = _Scoring()
+
+
+# The screens this game fills (games/base.py Screens), in templates/games/doodles/.
+SCREENS = Screens(
+    templates={
+        "blurb": "blurb.html", "how_to_play": "how_to_play.html", "lobby": "lobby.html", "host": "host.html",
+        "phone": "phone.html", "closed_podium": "closed_podium.html", "score_options": "score_options.html",
+        "score_round": "score_round.html", "score_summary": "score_summary.html", "score_board": "score_board.html",
+    },
+    parts=("figures.html", "tie_break.html", "tie_rule.html"),
+    scripts=("doodles.js",), styles=("doodles.css",), score_styles=("score.css",),
+)

@@ -86,6 +86,7 @@ from typing import Annotated, Any, Iterable, Literal, Mapping, Sequence, TypeVar
 from pydantic import BeforeValidator, ConfigDict, Field, model_validator
 
 from games import content
+from games.base import Screens
 from games.base import (
     HOST, LIMIT, TABLE, Action, Actions, Declared, GameOptions, N_, Name, Player, Reason,
     RuleError, Say, Score, Seat, Standings, Table, TieBreak, envelope, evolve, is_number,
@@ -1438,3 +1439,15 @@ class _Scoring:
 
 
 SCORING = _Scoring()
+
+
+# The screens this game fills (games/base.py Screens), in templates/games/inkling/.
+SCREENS = Screens(
+    templates={
+        "blurb": "blurb.html", "how_to_play": "how_to_play.html", "lobby": "lobby.html", "host": "host.html",
+        "phone": "phone.html", "closed_podium": "closed_podium.html", "score_round": "score_round.html",
+        "score_board": "score_board.html",
+    },
+    parts=("score_entry_fields.html", "tie_break.html"),
+    scripts=("inkling.js",), styles=("inkling.css",), score_styles=("score.css",),
+)

@@ -101,6 +101,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import ConfigDict, Field
 
 from games import content, inkblots
+from games.base import Screens
 from games.base import (
     HOST, TABLE, Action, Actions, Declared, GameOptions, Int, N_, Name, Player, Reason, RuleError, Say,
     Score, Standings, Table, Word, envelope, evolve, is_number, moves_for, ranking, read_model,
@@ -957,3 +958,14 @@ class _Scoring:
 
 
 SCORING = _Scoring()
+
+
+# The screens this game fills (games/base.py Screens), in templates/games/rorschach/.
+SCREENS = Screens(
+    templates={
+        "blurb": "blurb.html", "how_to_play": "how_to_play.html", "seat_badge": "seat_badge.html", "host": "host.html",
+        "phone": "phone.html", "score_player": "score_player.html", "score_round": "score_round.html",
+        "score_summary": "score_summary.html", "score_board": "score_board.html",
+    },
+    parts=("marks.html",), styles=("rorschach.css",), score_styles=("score.css",),
+)

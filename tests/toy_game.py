@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal, Sequence
 
 from pydantic import Field
 
+from games.base import Screens
 from games.base import (
     HOST, N_,
     Action, Actions, Declared, GameOptions, Name, PhotoSlot, Photos, Player, Reason, Score, Standings, Table,
@@ -205,3 +206,6 @@ class _Scoring:
 
 
 SCORING = _Scoring()
+
+# High Card fills no slot of its own: the shared screens show it (games/base.py Screens).
+SCREENS = Screens()
