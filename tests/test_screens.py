@@ -4,6 +4,7 @@ is declared, every slot is one the companion renders; and the same for the toy g
 
 from __future__ import annotations
 
+import random
 import re
 import typing
 from pathlib import Path
@@ -110,3 +111,41 @@ def test_the_toy_game_declares_no_screen_of_its_own_and_plays_on_the_shared_ones
     page = client.get(f"/host/{room['code']}", headers=host)
     assert page.status_code == 200
     assert "host screen is not ready yet" in page.get_data(as_text=True)  # the generic stage
+
+
+def _render_every_screen(t, names):
+    """The host's page and live fragment and each seat's, as they are now: each renders (strictly)."""
+    for who, pages in [("host", ("/host/{}", "/host/{}/live"))] + [(n, ("/p/{}", "/p/{}/live")) for n in names]:
+        for page in pages:
+            response = t.client.get(page.format(t.code), headers=t.headers(who))
+            assert response.status_code == 200, (who, page, response.get_data(as_text=True)[-2000:])
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_every_screen_renders_strictly_through_a_game_played_to_the_end(app, table, clock, monkeypatch, game):
+    """Random legal play through the API (as tests/test_contract.py plays the engines), each phase's
+    screens rendered with StrictUndefined (the app's TESTING config): a key a template reads that
+    its view lacks fails here instead of rendering empty at the table."""
+    monkeypatch.setitem(GAMES, toy_game.NAME, toy_game)
+    names = ("Ann", "Ben", "Cat", "Dan")
+    engine = ENGINES[game]
+    t = table(game=game, players=names, start=False)
+    _render_every_screen(t, names)  # the lobby
+    t.act("host", "start")
+    name_of = {seat: name for name, seat in t.seats.items()}
+    rooms, rng, seen = app.extensions["rooms"], random.Random(game), set()
+    for _ in range(3000):
+        state = rooms.get(t.code).state
+        phase = engine.view(state, None)["phase"]
+        if phase not in seen:  # each phase's screens once: the walk stays quick
+            seen.add(phase)
+            _render_every_screen(t, names)
+        if phase == "over":
+            break
+        actor, action = rng.choice(engine.legal_actions(state, clock.now))
+        move = dict(action)
+        t.act("host" if actor == "host" else name_of[actor], move.pop("type"), **move)
+        clock.now += rng.choice([0.5, 5.0, 40.0])
+    assert "over" in seen, f"{game} did not end"
+    t.act("host", "end")
+    _render_every_screen(t, names)  # the closed table
