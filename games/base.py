@@ -25,7 +25,7 @@ languages needs, and its JSON Schema is the OpenAPI 3.1 dialect as it stands.
   (:meth:`Actions.dispatch`); ``now`` is the time in seconds (only timers use it). Returns a new state
   (frozen dataclasses; the input is never changed), or raises one :class:`RuleError`. Repeating a
   move already in effect returns an equal state (the server then records nothing).
-- ``view(state, viewer) -> dict``: the only way state leaves the engine, built by :func:`envelope`
+- ``view(state, viewer) -> View``: the only way state leaves the engine, built by :func:`envelope`
   (or, where a game's details are the same for every viewer, as Dixit's are, by
   :func:`table_envelope` once per state, kept on it with :func:`once`, and :func:`seen_by` for each
   viewer: every screen of a table reads each state). Views are only serialised, never changed, so
@@ -125,7 +125,7 @@ import typing
 from functools import lru_cache
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Callable, ClassVar, Iterable, Literal, Mapping, Protocol, Sequence, TypeVar
+from typing import Any, Callable, ClassVar, Iterable, Literal, Mapping, Protocol, Sequence, TypedDict, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, TypeAdapter, ValidationError, model_validator
 
@@ -773,18 +773,34 @@ NO_SCREENS = Screens()  # every slot the shared template's
 
 # --- what leaves the engine ---------------------------------------------------------------------
 
-ENVELOPE = ("game", "title", "phase", "players", "you", "can", "waiting_for", "winners")
+class View(TypedDict):
+    """What every view holds (the envelope), as :func:`envelope` and :func:`table_envelope` make it;
+    the companion and the screens rely on these keys. A TypedDict rather than a pydantic model: a
+    view is made on every poll, and a TypedDict is the plain dict it always was, typed for mypy. It
+    is open: the game's own ``details`` (``round``, ``reveal``...) are further keys, the game's."""
+
+    game: str
+    title: str
+    phase: str  # the phase's value
+    players: list[dict[str, Any]]  # in seating order: seat, name, score, and the game's facts of each
+    you: dict[str, Any] | None  # for a seat: its seat, name and the game's ``you``; else None
+    can: list[str]  # the move types the viewer may make now
+    waiting_for: list[int]  # seats
+    winners: list[str]  # names (or teams), empty until the game is over
+
+
+ENVELOPE = tuple(View.__annotations__)
 
 
 def envelope(*, game: str, title: str, phase: StrEnum, players: Sequence[Player],
              scores: Mapping[int, int], viewer: Viewer, you: Mapping[str, Any] | None,
              can: Iterable[str], waiting_for: Iterable[int], winners: Iterable[str] = (),
              player_facts: Mapping[int, Mapping[str, Any]] | None = None,
-             **details: Any) -> dict:
-    """A view as every game gives it: the envelope (``game``, ``title``, ``phase``, ``players`` in
-    seating order with their ``score``, ``you`` for a seat (``None`` for the host and the table),
-    ``can`` (the moves the viewer may make now), ``waiting_for`` (seats), ``winners`` (names, empty
-    until the game is over)), then the game's own ``details``."""
+             **details: Any) -> View:
+    """A view as every game gives it: the envelope (:class:`View`: ``game``, ``title``, ``phase``,
+    ``players`` in seating order with their ``score``, ``you`` for a seat (``None`` for the host and
+    the table), ``can`` (the moves the viewer may make now), ``waiting_for`` (seats), ``winners``
+    (names, empty until the game is over)), then the game's own ``details``."""
     table = table_envelope(game=game, title=title, phase=phase, players=players, scores=scores,
                            waiting_for=waiting_for, winners=winners, player_facts=player_facts, **details)
     return seen_by(table, players, viewer, you, can)
@@ -792,12 +808,12 @@ def envelope(*, game: str, title: str, phase: StrEnum, players: Sequence[Player]
 
 def table_envelope(*, game: str, title: str, phase: StrEnum, players: Sequence[Player],
                    scores: Mapping[int, int], waiting_for: Iterable[int], winners: Iterable[str] = (),
-                   player_facts: Mapping[int, Mapping[str, Any]] | None = None, **details: Any) -> dict:
+                   player_facts: Mapping[int, Mapping[str, Any]] | None = None, **details: Any) -> View:
     """The envelope and ``details`` of a view that is the same for every viewer (``you`` None and
     ``can`` empty, as the table sees it): a game whose details do not depend on the viewer makes it
     once per state and gives each viewer :func:`seen_by` it."""
     facts = player_facts or {}
-    out: dict[str, Any] = {
+    out: View = {
         "game": game,
         "title": title,
         "phase": phase.value,
@@ -810,15 +826,15 @@ def table_envelope(*, game: str, title: str, phase: StrEnum, players: Sequence[P
     }
     assert details.keys().isdisjoint(out), \
         f"a game's details may not replace the envelope's {sorted(set(details) & set(out))}"
-    out.update(details)
+    typing.cast(dict, out).update(details)  # further keys of the open View, the game's
     return out
 
 
-def seen_by(table: Mapping[str, Any], players: Sequence[Player], viewer: Viewer,
-            you: Mapping[str, Any] | None, can: Iterable[str]) -> dict:
+def seen_by(table: View, players: Sequence[Player], viewer: Viewer,
+            you: Mapping[str, Any] | None, can: Iterable[str]) -> View:
     """``table`` (a :func:`table_envelope`, left as it is: it may be shared) as ``viewer`` sees it:
     the moves they may make, and for a seat ``you`` (its seat, name and the game's ``you``)."""
-    out = dict(table)
+    out = table.copy()
     out["can"] = sorted(set(can))
     if is_number(viewer):
         me = seat_of(players, viewer)
@@ -1020,7 +1036,7 @@ class Engine(Protocol):
 
     def apply(self, state: Any, actor: Any, action: Any, now: float) -> Any: ...
 
-    def view(self, state: Any, viewer: Viewer) -> dict: ...
+    def view(self, state: Any, viewer: Viewer) -> View: ...
 
     def waiting_for(self, state: Any) -> frozenset[int]: ...
 

@@ -88,7 +88,7 @@ from typing import Annotated, Any, Literal, Mapping, Sequence
 
 from pydantic import ConfigDict, Field
 
-from games.base import Screens
+from games.base import Screens, View
 from games.base import (
     N_,
     PhotoSlot, Photos,
@@ -570,7 +570,7 @@ def _can(state: State, viewer: Any) -> list[str]:
     return moves_for(ACTIONS, viewer, possible)
 
 
-def view(state: State, viewer: Any) -> dict:
+def view(state: State, viewer: Any) -> View:
     """What ``viewer`` (a seat, HOST or TABLE) may see, as plain JSON data: the table's view, the
     same for everyone (made once per state), with the moves the viewer may make and their own
     claim and vote."""
@@ -588,7 +588,7 @@ def view(state: State, viewer: Any) -> dict:
                    _can(state, viewer))
 
 
-def _table_view(state: State) -> dict:
+def _table_view(state: State) -> View:
     standing = _standings(state)
     settled = _settled_view(state)
     over = state.phase is Phase.OVER

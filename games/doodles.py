@@ -134,7 +134,7 @@ from typing import Annotated, Any, Literal, Mapping, Sequence
 from pydantic import ConfigDict, Field
 
 from games import content
-from games.base import Screens
+from games.base import Screens, View
 from games.base import (
     HOST, LIMIT, TABLE, Action, Actions, Bool, Declared, Exactly, GameOptions, Int, N_, Name, Player, Reason,
     RuleError, Say, Score, Standings, Table, TieBreak, envelope, evolve, is_number, moves_for,
@@ -1048,7 +1048,7 @@ def _points_list(players: Sequence[Player], score: Score) -> list[dict]:
     return [{"seat": p.seat, "name": p.name, "points": score.points[p.name]} for p in players]
 
 
-def view(state: State, viewer: Any) -> dict:
+def view(state: State, viewer: Any) -> View:
     """What ``viewer`` (a seat, HOST or TABLE) may see: never another seat's unrevealed secret."""
     me = None if viewer is TABLE or viewer == HOST else seat_of(state.players, viewer).seat
     rnd, n, phase = state.current, len(state.players), state.phase

@@ -86,7 +86,7 @@ from typing import Annotated, Any, Iterable, Literal, Mapping, Sequence, TypeVar
 from pydantic import BeforeValidator, ConfigDict, Field, model_validator
 
 from games import content
-from games.base import Screens
+from games.base import Screens, View
 from games.base import (
     HOST, LIMIT, TABLE, Action, Actions, Declared, GameOptions, N_, Name, Player, Reason,
     RuleError, Say, Score, Seat, Standings, Table, TieBreak, envelope, evolve, is_number,
@@ -1263,7 +1263,7 @@ def _tie_break_view(standing: Standings) -> dict | None:
             "guesses": dict(tie.figures)}
 
 
-def view(state: State, viewer: Any) -> dict:
+def view(state: State, viewer: Any) -> View:
     """What ``viewer`` (a seat, HOST or TABLE) may see: never another seat's unrevealed secret."""
     phase = state.phase
     revealed = phase in REVEAL_PHASES

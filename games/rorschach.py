@@ -101,7 +101,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import ConfigDict, Field
 
 from games import content, inkblots
-from games.base import Screens
+from games.base import Screens, View
 from games.base import (
     HOST, TABLE, Action, Actions, Declared, GameOptions, Int, N_, Name, Player, Reason, RuleError, Say,
     Score, Standings, Table, Word, envelope, evolve, is_number, moves_for, ranking, read_model,
@@ -753,7 +753,7 @@ def colour_of(state: State, seat: int) -> dict:
     return {"seat": seat, "colour": name, "letter": letter, "hex": hex_value}
 
 
-def view(state: State, viewer: Any) -> dict:
+def view(state: State, viewer: Any) -> View:
     """What ``viewer`` (a seat, HOST, or TABLE) may see: never a pick before its reveal."""
     if viewer is not TABLE and viewer != HOST:
         seat_of(state.players, viewer)

@@ -87,7 +87,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, ConfigDict, Field, Strict
 
-from games.base import Screens
+from games.base import Screens, View
 from games.base import (
     HOST, LIMIT, TABLE, Action, Actions, Count, Declared, Exactly, GameOptions, Player, Reason, RuleError,
     Say, Score, Standings, Table, N_, envelope, evolve, is_number, moves_for, ranking,
@@ -846,7 +846,7 @@ def _can(state: State, viewer: Any) -> list[str]:
     return moves_for(ACTIONS, viewer, possible)
 
 
-def view(state: State, viewer: Any) -> dict:
+def view(state: State, viewer: Any) -> View:
     """What ``viewer`` (a seat, HOST, or TABLE) may see, as plain JSON data.
 
     Only the test subject sees the matching before scoring reveals it; the hidden image's card is
