@@ -12,9 +12,9 @@ form offers (positions, blots, images, who is next) comes from ``SCORING.form``;
 ``score_board`` shows more than the points (a token table), ``score_options`` the sheet options in
 the game's own taps (else the generic ones), ``score_player`` fields beside each name on the setup
 page (a die per player: fields named ``o.<list>.<row>``, so the list follows the seating order and
-rows left blank drop out), and ``score_team`` a team's name in the page's language. A game whose form offers several
-ways to enter a round (``offer["modes"]``) gets the one the page asks for (``?mode=`` or the form's
-``mode`` field) as ``mode``.
+rows left blank drop out), and ``score_team`` a team's name in the page's language. A game whose
+form offers several ways to enter a round (``offer["modes"]``) gets the one the page asks for
+(``?mode=`` or the form's ``mode`` field) as ``mode``.
 """
 
 from __future__ import annotations
