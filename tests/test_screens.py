@@ -11,8 +11,10 @@ from pathlib import Path
 
 import jinja2
 import pytest
+from flask import render_template_string
 from jinja2 import meta
 
+from companion import create_app
 from companion.web import screens
 from companion.web.screens import SHARED, screen
 from games import GAMES
@@ -149,3 +151,14 @@ def test_every_screen_renders_strictly_through_a_game_played_to_the_end(app, tab
     assert "over" in seen, f"{game} did not end"
     t.act("host", "end")
     _render_every_screen(t, names)  # the closed table
+
+
+def test_templates_are_strict_in_tests_and_forgiving_in_production(app, tmp_path, monkeypatch):
+    with app.test_request_context(), pytest.raises(jinja2.UndefinedError):
+        render_template_string("{{ v.mistyped }}", v={"typed": 1})  # the app's TESTING config
+    monkeypatch.delenv("COMPANION_STRICT_TEMPLATES", raising=False)
+    production = create_app({"PUBLIC_URL": "http://192.0.2.10:8000"})
+    with production.test_request_context():
+        assert render_template_string("[{{ v.mistyped }}]", v={"typed": 1}) == "[]"
+    monkeypatch.setenv("COMPANION_STRICT_TEMPLATES", "1")  # as tests/server.py starts the server
+    assert create_app({"PUBLIC_URL": "http://192.0.2.10:8000"}).jinja_env.undefined is jinja2.StrictUndefined
