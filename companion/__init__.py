@@ -8,6 +8,7 @@ from pathlib import Path
 
 from flask import Flask
 from flask.sessions import SecureCookieSessionInterface
+from jinja2 import StrictUndefined
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from companion import jsonio
@@ -21,7 +22,7 @@ from companion.scoresheet import scoring_api as scoring
 from companion.storage import open_store
 from companion.storage.private import private_folder
 from companion.web import api, assets, health, i18n, limits, night, openapi, pages, photos, presence, wifi
-from companion.web import blots, cards, tablet
+from companion.web import blots, cards, screens, tablet
 from companion.web.direct import Direct
 from companion.web.layers import MAX_BODY, Layers
 from companion.web.routes import Routes
@@ -91,6 +92,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         # Each worker's caches, in bytes (companion/rooms/service.py; unset: the defaults there).
         CACHE_BYTES=_number(os.environ.get("COMPANION_CACHE_BYTES")) or CACHE_BYTES,
         MEMO_BYTES=_number(os.environ.get("COMPANION_MEMO_BYTES")) or MEMO_BYTES,
+        # Templates fail on a key their view lacks (jinja2.StrictUndefined): on in tests (TESTING,
+        # or COMPANION_STRICT_TEMPLATES=1 for the test server); production keeps Jinja's
+        # forgiving default, where a page with a gap beats a 500 at the table.
+        STRICT_TEMPLATES=os.environ.get("COMPANION_STRICT_TEMPLATES", "") not in ("", "0"),
     )
     if test_config:
         app.config.update(test_config)
@@ -110,6 +115,8 @@ def create_app(test_config: dict | None = None) -> Flask:
                                     memo_bytes=int(app.config["MEMO_BYTES"]))
 
     i18n.init_app(app)
+    if app.testing or app.config["STRICT_TEMPLATES"]:
+        app.jinja_env.undefined = StrictUndefined
     # The one way in (web/layers.py): every request, whichever part answers it, passes Layers.
     # Innermost, in front of Flask, the static files (web/assets.py; its files added below).
     # Each layer asks the app's own URL map which route a request names, matched once (web/routes.py).
@@ -136,6 +143,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(tablet.bp)
     app.register_blueprint(cards.bp)
     app.register_blueprint(blots.bp)
+    app.register_blueprint(screens.bp)
     limits.init_app(app)
     assets.init_app(app, static_files)
     blots.init_app(app, static_files)

@@ -3,7 +3,7 @@
 A game is one module, listed in ``games.GAMES``, that satisfies :class:`Engine` (mypy checks it):
 its rules, its declared data and its scoring in one place. The companion reads everything it needs
 from the module; adding a game is adding ``games/<game>.py``, its decks in ``games/content/`` and its
-templates in ``templates/games/<game>/``.
+templates in ``templates/games/<game>/``, which it declares (``SCREENS``).
 
 **Declared data** (pydantic models, see :class:`Declared`): the room options (``Options``), the moves
 (``ACTIONS``, one :class:`Action` model per move type) and the score-only requests (``SCORING``: the
@@ -25,7 +25,7 @@ languages needs, and its JSON Schema is the OpenAPI 3.1 dialect as it stands.
   (:meth:`Actions.dispatch`); ``now`` is the time in seconds (only timers use it). Returns a new state
   (frozen dataclasses; the input is never changed), or raises one :class:`RuleError`. Repeating a
   move already in effect returns an equal state (the server then records nothing).
-- ``view(state, viewer) -> dict``: the only way state leaves the engine, built by :func:`envelope`
+- ``view(state, viewer) -> View``: the only way state leaves the engine, built by :func:`envelope`
   (or, where a game's details are the same for every viewer, as Dixit's are, by
   :func:`table_envelope` once per state, kept on it with :func:`once`, and :func:`seen_by` for each
   viewer: every screen of a table reads each state). Views are only serialised, never changed, so
@@ -93,6 +93,14 @@ ours, or both; a box card that repeats one of ours is left out, so nothing is de
 game shuffles it with its seed as before. The companion shows a text box for any game with
 ``OWN_CARDS`` and names none.
 
+**Screens** (``SCREENS``, a :class:`Screens`): the template slots the game fills (:data:`Slot`: its
+host stage, its phone screen, its lobby note, its score sheet's round form...), each with its file in
+``templates/games/<NAME>/``, the other files its templates import, and its own scripts and styles
+(in that folder's ``static/``). The companion renders a slot only through it; a slot the game leaves
+out is the shared template's (a generic stage, nothing at all, the plain score form). So, as CTFd's
+challenge types declare their templates and scripts on the class, nothing is found by its file name,
+and tests/test_screens.py checks the declaration against the folder: a missing or stray file fails.
+
 State is indexed by seat everywhere; phases are a :class:`enum.StrEnum` per game, on ``state.phase``.
 
 **Scoring**: small pure functions that return a :class:`Score` (points *and why*: a
@@ -118,7 +126,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, TypedDict, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, TypeAdapter, ValidationError, model_validator
 
@@ -721,20 +729,79 @@ class OwnCardsOptions(GameOptions):
         return self
 
 
+# --- the screens ---------------------------------------------------------------------------------
+
+# The template slots the companion renders for a game; a game fills some of them (:class:`Screens`).
+Slot = Literal[
+    "blurb",             # the home page's line about the game
+    "how_to_play",       # the game's steps of the lobby's "how to play" card
+    "lobby",             # the host's lobby, under the options (a rule the options change)
+    "seat_badge",        # a seat's mark beside its name (a colour)
+    "host",              # the host screen's stage during play
+    "phone",             # a seat's phone screen during play
+    "closed_podium",     # the standings a closed table keeps
+    "score_setup_note",  # the score sheet's setup page: a note under its title
+    "score_player",      # the score sheet's setup page: beside each player's name
+    "score_options",     # the score sheet's setup page: the options form
+    "score_team",        # the score sheet's setup page: one team's column of names
+    "score_round",       # the score sheet: the fields of one round's form
+    "score_summary",     # the score sheet: what a round scored, above its form
+    "score_board",       # the score sheet: the board of rounds and totals
+]
+
+
+@dataclass(frozen=True)
+class Screens:
+    """What a game shows besides its rules (``engine.SCREENS``): the slots it fills, each with its
+    file in ``templates/games/<NAME>/``; ``parts``, the files there that those templates import
+    (no slot); and its scripts and styles in that folder's ``static/``: ``scripts`` and ``styles``
+    on the live pages, ``score_styles`` on the score sheet's. Pure data, read by the companion."""
+
+    templates: Mapping[Slot, str] = field(default_factory=dict)
+    parts: tuple[str, ...] = ()
+    scripts: tuple[str, ...] = ()
+    styles: tuple[str, ...] = ()
+    score_styles: tuple[str, ...] = ()
+
+    def files(self) -> set[str]:
+        """Every file the declaration names, relative to the game's template folder."""
+        static = {f"static/{name}" for name in (*self.scripts, *self.styles, *self.score_styles)}
+        return {*self.templates.values(), *self.parts} | static
+
+
+NO_SCREENS = Screens()  # every slot the shared template's
+
+
 # --- what leaves the engine ---------------------------------------------------------------------
 
-ENVELOPE = ("game", "title", "phase", "players", "you", "can", "waiting_for", "winners")
+class View(TypedDict):
+    """What every view holds (the envelope), as :func:`envelope` and :func:`table_envelope` make it;
+    the companion and the screens rely on these keys. A TypedDict rather than a pydantic model: a
+    view is made on every poll, and a TypedDict is the plain dict it always was, typed for mypy. It
+    is open: the game's own ``details`` (``round``, ``reveal``...) are further keys, the game's."""
+
+    game: str
+    title: str
+    phase: str  # the phase's value
+    players: list[dict[str, Any]]  # in seating order: seat, name, score, and the game's facts of each
+    you: dict[str, Any] | None  # for a seat: its seat, name and the game's ``you``; else None
+    can: list[str]  # the move types the viewer may make now
+    waiting_for: list[int]  # seats
+    winners: list[str]  # names (or teams), empty until the game is over
+
+
+ENVELOPE = tuple(View.__annotations__)
 
 
 def envelope(*, game: str, title: str, phase: StrEnum, players: Sequence[Player],
              scores: Mapping[int, int], viewer: Viewer, you: Mapping[str, Any] | None,
              can: Iterable[str], waiting_for: Iterable[int], winners: Iterable[str] = (),
              player_facts: Mapping[int, Mapping[str, Any]] | None = None,
-             **details: Any) -> dict:
-    """A view as every game gives it: the envelope (``game``, ``title``, ``phase``, ``players`` in
-    seating order with their ``score``, ``you`` for a seat (``None`` for the host and the table),
-    ``can`` (the moves the viewer may make now), ``waiting_for`` (seats), ``winners`` (names, empty
-    until the game is over)), then the game's own ``details``."""
+             **details: Any) -> View:
+    """A view as every game gives it: the envelope (:class:`View`: ``game``, ``title``, ``phase``,
+    ``players`` in seating order with their ``score``, ``you`` for a seat (``None`` for the host and
+    the table), ``can`` (the moves the viewer may make now), ``waiting_for`` (seats), ``winners``
+    (names, empty until the game is over)), then the game's own ``details``."""
     table = table_envelope(game=game, title=title, phase=phase, players=players, scores=scores,
                            waiting_for=waiting_for, winners=winners, player_facts=player_facts, **details)
     return seen_by(table, players, viewer, you, can)
@@ -742,12 +809,12 @@ def envelope(*, game: str, title: str, phase: StrEnum, players: Sequence[Player]
 
 def table_envelope(*, game: str, title: str, phase: StrEnum, players: Sequence[Player],
                    scores: Mapping[int, int], waiting_for: Iterable[int], winners: Iterable[str] = (),
-                   player_facts: Mapping[int, Mapping[str, Any]] | None = None, **details: Any) -> dict:
+                   player_facts: Mapping[int, Mapping[str, Any]] | None = None, **details: Any) -> View:
     """The envelope and ``details`` of a view that is the same for every viewer (``you`` None and
     ``can`` empty, as the table sees it): a game whose details do not depend on the viewer makes it
     once per state and gives each viewer :func:`seen_by` it."""
     facts = player_facts or {}
-    out: dict[str, Any] = {
+    out: View = {
         "game": game,
         "title": title,
         "phase": phase.value,
@@ -760,15 +827,15 @@ def table_envelope(*, game: str, title: str, phase: StrEnum, players: Sequence[P
     }
     assert details.keys().isdisjoint(out), \
         f"a game's details may not replace the envelope's {sorted(set(details) & set(out))}"
-    out.update(details)
+    typing.cast(dict, out).update(details)  # further keys of the open View, the game's
     return out
 
 
-def seen_by(table: Mapping[str, Any], players: Sequence[Player], viewer: Viewer,
-            you: Mapping[str, Any] | None, can: Iterable[str]) -> dict:
+def seen_by(table: View, players: Sequence[Player], viewer: Viewer,
+            you: Mapping[str, Any] | None, can: Iterable[str]) -> View:
     """``table`` (a :func:`table_envelope`, left as it is: it may be shared) as ``viewer`` sees it:
     the moves they may make, and for a seat ``you`` (its seat, name and the game's ``you``)."""
-    out = dict(table)
+    out = table.copy()
     out["can"] = sorted(set(can))
     if is_number(viewer):
         me = seat_of(players, viewer)
@@ -962,6 +1029,9 @@ class Engine(Protocol):
     def SCORING(self) -> Scoring: ...  # noqa: N802
 
     @property
+    def SCREENS(self) -> Screens: ...  # noqa: N802 - the template slots it fills, its scripts and styles
+
+    @property
     def REVEAL_PHASES(self) -> frozenset[str]: ...  # noqa: N802
 
     def player_range(self, options: Any) -> tuple[int, int]: ...
@@ -970,7 +1040,7 @@ class Engine(Protocol):
 
     def apply(self, state: Any, actor: Any, action: Any, now: float) -> Any: ...
 
-    def view(self, state: Any, viewer: Viewer) -> dict: ...
+    def view(self, state: Any, viewer: Viewer) -> View: ...
 
     def waiting_for(self, state: Any) -> frozenset[int]: ...
 

@@ -89,6 +89,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field
 
+from games.base import Screens, View
 from games.base import (
     N_,
     PhotoSlot, Photos,
@@ -570,7 +571,7 @@ def _can(state: State, viewer: Any) -> list[str]:
     return moves_for(ACTIONS, viewer, possible)
 
 
-def view(state: State, viewer: Any) -> dict:
+def view(state: State, viewer: Any) -> View:
     """What ``viewer`` (a seat, HOST or TABLE) may see, as plain JSON data: the table's view, the
     same for everyone (made once per state), with the moves the viewer may make and their own
     claim and vote."""
@@ -588,7 +589,7 @@ def view(state: State, viewer: Any) -> dict:
                    _can(state, viewer))
 
 
-def _table_view(state: State) -> dict:
+def _table_view(state: State) -> View:
     standing = _standings(state)
     settled = _settled_view(state)
     over = state.phase is Phase.OVER
@@ -820,3 +821,14 @@ class _Scoring:
 
 
 SCORING = _Scoring()
+
+
+# The screens this game fills (games/base.py Screens), in templates/games/dixit/.
+SCREENS = Screens(
+    templates={
+        "blurb": "blurb.html", "how_to_play": "how_to_play.html", "host": "host.html", "phone": "phone.html",
+        "score_setup_note": "score_setup_note.html", "score_round": "score_round.html",
+        "score_summary": "score_summary.html", "score_board": "score_board.html",
+    },
+    parts=("words.html",), styles=("dixit.css",), score_styles=("score.css",),
+)

@@ -135,6 +135,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field
 
 from games import content
+from games.base import Screens, View
 from games.base import (
     HOST, LIMIT, TABLE, Action, Actions, Bool, Declared, Exactly, Int, N_, Name, Player, Reason,
     RuleError, Say, Score, Standings, Table, TieBreak, envelope, evolve, is_number, moves_for,
@@ -1048,7 +1049,7 @@ def _points_list(players: Sequence[Player], score: Score) -> list[dict]:
     return [{"seat": p.seat, "name": p.name, "points": score.points[p.name]} for p in players]
 
 
-def view(state: State, viewer: Any) -> dict:
+def view(state: State, viewer: Any) -> View:
     """What ``viewer`` (a seat, HOST or TABLE) may see: never another seat's unrevealed secret."""
     me = None if viewer is TABLE or viewer == HOST else seat_of(state.players, viewer).seat
     rnd, n, phase = state.current, len(state.players), state.phase
@@ -1279,3 +1280,15 @@ class _Scoring:
 
 
 SCORING = _Scoring()
+
+
+# The screens this game fills (games/base.py Screens), in templates/games/doodles/.
+SCREENS = Screens(
+    templates={
+        "blurb": "blurb.html", "how_to_play": "how_to_play.html", "lobby": "lobby.html", "host": "host.html",
+        "phone": "phone.html", "closed_podium": "closed_podium.html", "score_options": "score_options.html",
+        "score_round": "score_round.html", "score_summary": "score_summary.html", "score_board": "score_board.html",
+    },
+    parts=("figures.html", "tie_break.html", "tie_rule.html"),
+    scripts=("doodles.js",), styles=("doodles.css",), score_styles=("score.css",),
+)

@@ -87,6 +87,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BeforeValidator, ConfigDict, Field, model_validator
 
 from games import content
+from games.base import Screens, View
 from games.base import (
     HOST, LIMIT, TABLE, Action, Actions, Declared, N_, Name, Player, Reason,
     RuleError, Say, Score, Seat, Standings, Table, TieBreak, envelope, evolve, is_number,
@@ -1263,7 +1264,7 @@ def _tie_break_view(standing: Standings) -> dict | None:
             "guesses": dict(tie.figures)}
 
 
-def view(state: State, viewer: Any) -> dict:
+def view(state: State, viewer: Any) -> View:
     """What ``viewer`` (a seat, HOST or TABLE) may see: never another seat's unrevealed secret."""
     phase = state.phase
     revealed = phase in REVEAL_PHASES
@@ -1439,3 +1440,15 @@ class _Scoring:
 
 
 SCORING = _Scoring()
+
+
+# The screens this game fills (games/base.py Screens), in templates/games/inkling/.
+SCREENS = Screens(
+    templates={
+        "blurb": "blurb.html", "how_to_play": "how_to_play.html", "lobby": "lobby.html", "host": "host.html",
+        "phone": "phone.html", "closed_podium": "closed_podium.html", "score_round": "score_round.html",
+        "score_board": "score_board.html",
+    },
+    parts=("score_entry_fields.html", "tie_break.html"),
+    scripts=("inkling.js",), styles=("inkling.css",), score_styles=("score.css",),
+)

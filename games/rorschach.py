@@ -101,6 +101,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import ConfigDict, Field
 
 from games import content, inkblots
+from games.base import Screens, View
 from games.base import (
     HOST, TABLE, Action, Actions, Declared, Int, N_, Name, Player, Reason, RuleError, Say,
     Score, Standings, Table, Word, envelope, evolve, is_number, moves_for, ranking, read_model,
@@ -752,7 +753,7 @@ def colour_of(state: State, seat: int) -> dict:
     return {"seat": seat, "colour": name, "letter": letter, "hex": hex_value}
 
 
-def view(state: State, viewer: Any) -> dict:
+def view(state: State, viewer: Any) -> View:
     """What ``viewer`` (a seat, HOST, or TABLE) may see: never a pick before its reveal."""
     if viewer is not TABLE and viewer != HOST:
         seat_of(state.players, viewer)
@@ -957,3 +958,14 @@ class _Scoring:
 
 
 SCORING = _Scoring()
+
+
+# The screens this game fills (games/base.py Screens), in templates/games/rorschach/.
+SCREENS = Screens(
+    templates={
+        "blurb": "blurb.html", "how_to_play": "how_to_play.html", "seat_badge": "seat_badge.html", "host": "host.html",
+        "phone": "phone.html", "score_player": "score_player.html", "score_round": "score_round.html",
+        "score_summary": "score_summary.html", "score_board": "score_board.html",
+    },
+    parts=("marks.html",), styles=("rorschach.css",), score_styles=("score.css",),
+)

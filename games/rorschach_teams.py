@@ -87,6 +87,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, ConfigDict, Field, Strict
 
+from games.base import Screens, View
 from games.base import (
     HOST, LIMIT, TABLE, Action, Actions, Count, Declared, Exactly, Player, Reason, RuleError,
     Say, Score, Standings, Table, N_, envelope, evolve, is_number, moves_for, ranking,
@@ -845,7 +846,7 @@ def _can(state: State, viewer: Any) -> list[str]:
     return moves_for(ACTIONS, viewer, possible)
 
 
-def view(state: State, viewer: Any) -> dict:
+def view(state: State, viewer: Any) -> View:
     """What ``viewer`` (a seat, HOST, or TABLE) may see, as plain JSON data.
 
     Only the test subject sees the matching before scoring reveals it; the hidden image's card is
@@ -1070,3 +1071,16 @@ class _Scoring:
 
 
 SCORING = _Scoring()
+
+
+# The screens this game fills (games/base.py Screens), in templates/games/rorschach-teams/.
+SCREENS = Screens(
+    templates={
+        "blurb": "blurb.html", "how_to_play": "how_to_play.html", "lobby": "lobby.html", "seat_badge": "seat_badge.html",
+        "host": "host.html", "phone": "phone.html", "closed_podium": "closed_podium.html",
+        "score_options": "score_options.html", "score_team": "score_team.html", "score_round": "score_round.html",
+        "score_summary": "score_summary.html", "score_board": "score_board.html",
+    },
+    parts=("words.html",),
+    scripts=("rorschach-teams.js",), styles=("rorschach-teams.css",), score_styles=("score.css",),
+)

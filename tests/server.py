@@ -76,6 +76,7 @@ class Server:
                if not k.startswith("COMPANION_") and k != "DATABASE_URL"}
         env["COMPANION_LOG_LEVEL"] = "DEBUG"
         env["COMPANION_PACE_SCALE"] = "0"  # tests tap at machine speed; test_room_bounds.py checks the paces
+        env["COMPANION_STRICT_TEMPLATES"] = "1"  # a template reading a key its view lacks fails the page
         env.update(self.env)
         with open(self.log, "ab") as log:
             self._log_start = log.tell()  # where this start's lines begin (a restart appends)

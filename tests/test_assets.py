@@ -2,7 +2,7 @@
 
 A game's own files are in ``templates/games/<game>/``: its live screens' scripts and styles in
 ``static/`` (served at ``/games/<game>/static/<file>``), its score-sheet styles in ``static/score.css``
-(linked by its ``score_head.html``), its steps of the "how to play" card in ``how_to_play.html``.
+(both linked as its ``SCREENS`` declares them), its steps of the "how to play" card in ``how_to_play.html``.
 The shared templates, the shared static files and the companion's modules name no game.
 """
 
@@ -69,10 +69,17 @@ def test_the_per_game_folders_of_the_score_sheet_are_gone():
 
 # (b) ---------------------------------------------------------------------------------------------
 
+DECLARED = "game_assets.html"  # links each game's files as its SCREENS declares them
+
+
 def _links_in_templates():
-    """Every url_for('static' | 'pages.game_asset', ...) of every template: (template, endpoint, game, file)."""
-    links = []
+    """Every url_for('static' | 'pages.game_asset', ...) of every template, and every file a game's
+    SCREENS declares (linked by game_assets.html): (template, endpoint, game, file)."""
+    links = [(f"{DECLARED} ({game})", "pages.game_asset", game, name) for game, engine in GAMES.items()
+             for name in (*engine.SCREENS.scripts, *engine.SCREENS.styles, *engine.SCREENS.score_styles)]
     for path in _files(TEMPLATES, "**/*.html"):
+        if path == TEMPLATES / DECLARED:
+            continue
         relative = path.relative_to(TEMPLATES)
         own = relative.parts[1] if relative.parts[0] == "games" and len(relative.parts) > 2 else None
         for match in URL_FOR.finditer(path.read_text(encoding="utf-8")):
@@ -125,12 +132,10 @@ def test_a_game_links_only_its_own_files_and_every_file_is_linked():
         assert (game, name) in linked, f"nothing links {path.relative_to(ROOT)}"
 
 
-def test_every_score_head_links_that_games_score_styles():
-    for game in GAMES:
-        head = TEMPLATES / "games" / game / "score_head.html"
+def test_every_games_score_styles_are_declared_for_the_score_sheet():
+    for game, engine in GAMES.items():
         if (TEMPLATES / "games" / game / "static" / "score.css").exists():
-            assert head.is_file(), f"{game} has score styles but no score_head.html"
-            assert "score.css" in head.read_text(encoding="utf-8")
+            assert "score.css" in engine.SCREENS.score_styles, f"{game} has score styles it does not declare"
 
 
 # (c) ---------------------------------------------------------------------------------------------
@@ -225,7 +230,7 @@ def test_the_score_start_page_links_no_games_styles(client):
 @pytest.mark.parametrize("url", [
     "/games/no-such-game/static/app.css",        # not a registered game
     "/games/doodles/static/no-such-file.js",      # a game's file that does not exist
-    "/games/doodles/static/../scripts.html",      # a template beside the static folder
+    "/games/doodles/static/../phone.html",        # a template beside the static folder
     "/games/doodles/static/%2e%2e/host.html",
     "/games/dixit/static/../../host.html",
     "/games/doodles/static/",

@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from games.base import Screens, View
 from games.base import (
     HOST, N_,
     Action, Actions, Declared, GameOptions, Name, PhotoSlot, Photos, Player, Reason, Score, Standings, Table,
@@ -124,7 +125,7 @@ def waiting_for(state: State) -> frozenset[int]:
     return frozenset(p.seat for p in state.players if p.seat not in done) if state.phase is Phase.PICKING else frozenset()
 
 
-def view(state: State, viewer: Any) -> dict:
+def view(state: State, viewer: Any) -> View:
     standing = standings(_table(state), state.history)
     seat = {p.name: p.seat for p in state.players}
     possible = {Phase.PICKING: ["pick"], Phase.REVEALED: ["next_round"], Phase.OVER: []}[state.phase]
@@ -206,3 +207,6 @@ class _Scoring:
 
 
 SCORING = _Scoring()
+
+# High Card fills no slot of its own: the shared screens show it (games/base.py Screens).
+SCREENS = Screens()

@@ -5,17 +5,16 @@ as big buttons, so a round is entered by taps. Every form carries the sheet's ve
 double tap records nothing twice. Only the tablet that started a sheet (its cookie ``tcs_<code>``,
 like the host's) can change it; anyone with the address can watch it and export it.
 
-Nothing here knows a game: each game's round form is its own template,
-``templates/games/<game>/score_round.html``, whose fields are named by the JSON paths of the game's
-``SCORING.Round`` model and read back with that model (``companion/web/forms.py``); what the form
-offers (positions, blots, images, who is next) comes from ``SCORING.form``; an optional
-``score_board.html`` beside it shows more than the points (a token table), an optional
-``score_options.html`` the sheet options in the game's own taps (else the generic ones), an optional
-``score_player.html`` fields beside each name on the setup page (a die per player: fields named
-``o.<list>.<row>``, so the list follows the seating order and rows left blank drop out), and an
-optional ``score_team.html`` a team's name in the page's language. A game whose form offers several
-ways to enter a round (``offer["modes"]``) gets the one the page asks for (``?mode=`` or the form's
-``mode`` field) as ``mode``.
+Nothing here knows a game: each game's round form is the template its ``SCREENS`` declares for the
+``score_round`` slot (``companion/web/screens.py``), whose fields are named by the JSON paths of the
+game's ``SCORING.Round`` model and read back with that model (``companion/web/forms.py``); what the
+form offers (positions, blots, images, who is next) comes from ``SCORING.form``; its optional
+``score_board`` shows more than the points (a token table), ``score_options`` the sheet options in
+the game's own taps (else the generic ones), ``score_player`` fields beside each name on the setup
+page (a die per player: fields named ``o.<list>.<row>``, so the list follows the seating order and
+rows left blank drop out), and ``score_team`` a team's name in the page's language. A game whose
+form offers several ways to enter a round (``offer["modes"]``) gets the one the page asks for
+(``?mode=`` or the form's ``mode`` field) as ``mode``.
 """
 
 from __future__ import annotations
@@ -118,7 +117,7 @@ def _form_context(sheet: Sheet, values: dict | None, number: int, editing) -> di
     return {"sheet": sheet, "game": sheet.game, "scoring": scoring, "offer": offer, "number": number,
             "mode": asked if asked in modes else None,
             "values": values if values is not None else dict(offer.get("defaults", {})),
-            "form_template": f"games/{sheet.game}/score_round.html", "editing": editing,
+            "editing": editing,
             "round_fields": forms.round_fields(scoring.Round),
             "rounds_total": standing.rounds_total if standing else None}
 
@@ -150,7 +149,6 @@ def _new_context(game: str) -> dict:
     return {"game": game, "title": engine.TITLE, "scoring": scoring,
             "option_fields": forms.option_fields(scoring.SheetOptions),
             "option_schema": forms.schema(scoring.SheetOptions),
-            "options_template": f"games/{game}/score_options.html",
             "least": scoring.players[0], "most": scoring.players[1]}
 
 
@@ -201,7 +199,6 @@ def _sheet_page(sheet: Sheet, status: int = 200, error: str | None = None, value
     context = _form_context(sheet, values, len(sheet.rounds) + 1, None)
     totals = sheet.totals
     context.update(editor=editor, error=error, notice=notice, action=url_for("helper.add_round", code=sheet.code),
-                   board_template=[f"games/{sheet.game}/score_board.html", "score/board.html"],
                    track=[{"side": side, "name": side, "score": totals[side]} for side in sheet.sides])
     if editor:
         context["key_link"] = url_for("helper.key", code=sheet.code, token=_token(sheet.code), _external=True)
