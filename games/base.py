@@ -407,14 +407,15 @@ class Actions:
     """A game's moves: their models, read from JSON data in one step (a discriminated union), and
     the handler each one goes to. ``dispatch`` is the whole of an engine's ``apply``."""
 
-    def __init__(self, game_title: str, handlers: Mapping[type[Action], Handler]):
+    def __init__(self, game_title: str, handlers: Mapping[type[Action], Handler], phases: Phases | None = None):
         self.title = game_title
         self.handlers = dict(handlers)
         self.models: dict[str, type[Action]] = {}
         for model in self.handlers:
-            kind = typing.get_args(model.model_fields["type"].annotation)
-            assert len(kind) == 1, f"{model.__name__}.type must be one Literal"
-            self.models[kind[0]] = model
+            self.models[kind_of(model)] = model
+        self.phases = phases
+        if phases is not None:
+            phases.bind(self)
         union = typing.Union[tuple(self.models.values())]  # type: ignore[valid-type]
         discriminated: Any = typing.Annotated[union, Field(discriminator="type")]
         self.adapter: TypeAdapter = TypeAdapter(discriminated)
@@ -437,10 +438,19 @@ class Actions:
             seat_of(list(players), actor)
 
     def dispatch(self, state: Any, actor: Any, raw: Any, now: float) -> Any:
-        """Read ``raw``, check who makes it, and hand it to its handler."""
+        """Read ``raw``, check who makes it and, for a game that declares its :class:`Phases`,
+        that the phase allows it (one refusal, here, for a move of another phase), and hand it to
+        its handler."""
         action = self.read(raw)
         self.check_actor(action, actor, state.players)
-        return self.handlers[type(action)](state, actor, action, now)
+        handler = self.handlers[type(action)]
+        if self.phases is None:
+            return handler(state, actor, action, now)
+        during = self.phases.check(state, action)
+        after = handler(state, actor, action, now)
+        if after is not state and type(action) in during.repeats and after != state:
+            raise during.refusal_of(type(action))  # taken here as a repeat only: it may change nothing
+        return after
 
     def _refusal(self, error: ValidationError, raw: Any) -> RuleError:
         first = error.errors(include_url=False)[0]
@@ -456,6 +466,139 @@ class Actions:
             return RuleError('%(game)s has no move called "%(move)s".', game=self.title, move=tag[:40])
         model = self.models.get(str(first["loc"][0])) if first["loc"] else None
         return field_refusal(first, model, first["loc"][1:], what="move")
+
+
+def kind_of(model: type[Action]) -> str:
+    """The ``type`` a move of ``model`` says it is (its one ``Literal``)."""
+    kind = typing.get_args(model.model_fields["type"].annotation)
+    assert len(kind) == 1, f"{model.__name__}.type must be one Literal"
+    return kind[0]
+
+
+# --- phases -------------------------------------------------------------------------------------
+
+GAME_OVER = N_("The game is over.")  # what every game's last phase says to any move
+
+
+def _nobody(state: Any) -> Iterable[int]:
+    return ()
+
+
+@dataclass(frozen=True)
+class During:
+    """One phase of a game, as its :class:`Phases` table declares it.
+
+    - ``moves``: the moves (action models) this phase allows. Any other is refused before its
+      handler runs, with ``refusals[model]`` or else ``refusal`` (the table must say why for each).
+    - ``repeats``: moves of an earlier phase still taken here as a repeat of what is in effect (a
+      phone sending its vote again once the reveal has begun): the handler runs, and a move that
+      would change anything is refused as a move of another phase. Never offered.
+    - ``offered(state)``: of ``moves``, those the table offers now, when that turns on more than
+      the phase (an option, the hourglass paused, nobody has claimed yet); default all of them.
+    - ``players(state)``: the seats that may make this phase's seat moves now (boardgame.io's
+      active players: not the storyteller when the others vote); default every seat.
+    - ``awaits(state)``: the seats the table waits for (``waiting_for``); default none.
+    - ``prompts(state)``: the seats with something to see or do now (a secret word to read before
+      the hourglass, a doodle to draw while it runs), for a screen that prompts a seat without a
+      phone; default the awaited seats.
+
+    A move's own conditions for one seat ("the storyteller doesn't vote", "not your turn") stay
+    in its handler, which says them in the game's words.
+    """
+
+    moves: tuple[type[Action], ...] = ()
+    refusal: str = ""
+    refusals: Mapping[type[Action], str] = field(default_factory=dict)
+    repeats: tuple[type[Action], ...] = ()
+    offered: Callable[[Any], Iterable[type[Action]]] | None = None
+    players: Callable[[Any], Iterable[int]] | None = None
+    awaits: Callable[[Any], Iterable[int]] = _nobody
+    prompts: Callable[[Any], Iterable[int]] | None = None
+
+    def refusal_of(self, model: type[Action]) -> RuleError:
+        """The one sentence this phase says to ``model``, a move it does not allow."""
+        return RuleError(self.refusals.get(model) or self.refusal)
+
+
+Sample = Callable[[Any, Any, float], Iterable[Mapping[str, Any]]]  # (state, actor, now) -> moves' fields
+
+
+class Phases:
+    """A game's phase machine as one table: for each phase of its ``Phase`` enum, a :class:`During`.
+
+    After boardgame.io's flow (``src/core/flow.ts``: each phase names its moves, and the one
+    dispatcher refuses the rest) rather than a guard at the top of every handler: what a screen
+    offers (``can``), whom the table waits for (``waiting_for``), whom a screen prompts, the moves
+    random play samples (``legal_actions``) and the refusal of a move out of its phase are all
+    read from here, so they cannot drift apart; the contract test (tests/test_phases.py) checks
+    that ``can`` is exactly what ``apply`` accepts."""
+
+    def __init__(self, phase: type[StrEnum], table: Mapping[Any, During]):
+        assert set(table) == set(phase), f"phases without a declaration: {set(phase) ^ set(table)}"
+        self.phase = phase
+        self.table = {phase(key): during for key, during in table.items()}
+        self.actions: Actions  # the game's moves, once they are bound (:meth:`bind`)
+
+    def bind(self, actions: Actions) -> None:
+        """Take the game's ``actions``, each of them allowed, or refused with a sentence, in every
+        phase (:class:`Actions` calls this with the moves it dispatches)."""
+        self.actions = actions
+        models = set(actions.models.values())
+        for key, during in self.table.items():
+            named = set(during.moves) | set(during.repeats) | set(during.refusals)
+            assert named <= models, f"{key}: moves {named - models} are not {actions.title}'s"
+            silent = {m.__name__ for m in models - set(during.moves) - set(during.repeats)
+                      if not (during.refusals.get(m) or during.refusal)}
+            assert not silent, f"{key}: no sentence refuses {sorted(silent)}"
+
+    def of(self, state: Any) -> During:
+        """The declaration of the phase ``state`` is in."""
+        return self.table[state.phase]
+
+    def check(self, state: Any, action: Action) -> During:
+        """The phase's declaration, or its one refusal when ``action`` is a move of another phase."""
+        during = self.table[state.phase]
+        model = type(action)
+        if model not in during.moves and model not in during.repeats:
+            raise during.refusal_of(model)
+        return during
+
+    def waiting_for(self, state: Any) -> frozenset[int]:
+        """The seats the table waits for now."""
+        return frozenset(self.table[state.phase].awaits(state))
+
+    def prompts(self, state: Any) -> frozenset[int]:
+        """The seats with something to see or do now (the awaited ones unless the phase says)."""
+        during = self.table[state.phase]
+        return frozenset((during.prompts or during.awaits)(state))
+
+    def prompted(self, state: Any, seat: int) -> bool:
+        """Whether ``seat`` has something to see or do now."""
+        return seat in self.prompts(state)
+
+    def can(self, state: Any, viewer: Viewer) -> list[str]:
+        """The moves ``viewer`` may make now: the phase's moves on offer, by who makes each."""
+        during = self.table[state.phase]
+        offered = during.moves if during.offered is None else tuple(during.offered(state))
+        if is_number(viewer) and during.players is not None and viewer not in set(during.players(state)):
+            offered = tuple(m for m in offered if m.by != "seat")
+        return moves_for(self.actions, viewer, (kind_of(m) for m in offered))
+
+    def legal(self, state: Any, now: float, samples: Mapping[type[Action], Sample]) -> list[tuple[Actor, dict]]:
+        """A sample of the moves each actor may make now (for random play): of the moves ``can``
+        offers the actor, the fields ``samples[model](state, actor, now)`` gives."""
+        out: list[tuple[Actor, dict]] = []
+        for actor in (HOST, *(p.seat for p in state.players)):
+            for kind in self.can(state, actor):
+                out.extend((actor, {"type": kind, **fields})
+                           for fields in samples[self.actions.models[kind]](state, actor, now))
+        return out
+
+
+def prompted_seats(engine: Any, state: Any) -> frozenset[int]:
+    """The seats with something to see or do in ``state`` (none for a game without ``PHASES``)."""
+    phases = getattr(engine, "PHASES", None)
+    return phases.prompts(state) if isinstance(phases, Phases) else frozenset()
 
 
 def field_refusal(first: Mapping[str, Any], model: type[BaseModel] | None, loc: Sequence[Any],

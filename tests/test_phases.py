@@ -1,0 +1,143 @@
+"""The phase machine each game declares (games/base.py, :class:`Phases`), checked in random play:
+
+- for every state reached and every viewer who can act (each seat, the host), the moves the view
+  offers (``can``) are exactly the moves ``apply`` accepts: an offered move has at least one
+  accepted instance, and a move not offered is refused (or, a repeat of what is in effect, changes
+  nothing: the contract's "repeating a move already in effect returns an equal state");
+- a move of another phase is refused with the phase's one sentence, "The game is over." once over;
+- ``waiting_for`` is the phase's awaited seats, and the prompted seats include them;
+
+and, per game, that the table declares every phase of the game's ``Phase`` and allows every move
+somewhere. The instances tried are the moves random play has sampled so far (``legal_actions`` of
+every state, from every actor), so a move is tried by viewers it was not sampled for too. The
+default run plays a few option sets per game; every option of every game is under ``sweep``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games import GAMES
+from games.base import GAME_OVER, HOST, TABLE, Phases, Player, RuleError, kind_of, prompted_seats
+from tests import toy_game
+from tests.test_contract import NAMES, NOW, cases, viewers
+
+ENGINES: dict[str, Any] = {**GAMES, toy_game.NAME: toy_game}
+PHASED = sorted(name for name, engine in ENGINES.items() if isinstance(getattr(engine, "PHASES", None), Phases))
+MAX_STEPS = 4000
+TRIED = 8  # instances of each kind of move tried per viewer and state
+LATER = 10**7  # seconds: a time by which every hourglass has run out
+
+
+def sampled_cases(per_game: int = 3) -> list[Any]:
+    """The defaults and a few other option sets of each game, chosen by a seeded draw."""
+    out = []
+    for name in PHASED:
+        mine = cases_of(name)
+        rng = random.Random(name)
+        out += mine[:1] + rng.sample(mine[1:], min(per_game - 1, len(mine) - 1))
+    return out
+
+
+def cases_of(name: str) -> list[Any]:
+    if name == toy_game.NAME:
+        return [pytest.param(name, {}, 2, id=f"{name}-defaults-2p"), pytest.param(name, {"target": 5}, 6,
+                                                                                  id=f"{name}-target=5-6p")]
+    return [case for case in cases() if case.values[0] == name]
+
+
+def _outcome(engine: Any, state: Any, actor: Any, move: dict, now: float) -> str:
+    """``"refused"``, ``"same"`` (accepted, nothing changed) or ``"changed"``."""
+    try:
+        after = engine.apply(state, actor, move, now)
+    except RuleError:
+        return "refused"
+    return "same" if after == state else "changed"
+
+
+def check_can_is_what_apply_accepts(engine: Any, state: Any, players: list[Player], pool: dict[str, list[dict]],
+                                    rng: random.Random, now: float) -> None:
+    kinds = sorted(engine.ACTIONS.models)
+    mine: dict[Any, dict[str, list[dict]]] = {}
+    for actor, move in engine.legal_actions(state, now):
+        mine.setdefault(actor, {}).setdefault(move["type"], []).append(move)
+    for viewer in viewers(players):
+        if viewer is TABLE:
+            continue
+        offered = set(engine.view(state, viewer)["can"])
+        for kind in kinds:
+            own = mine.get(viewer, {}).get(kind, [])
+            others = [m for m in pool.get(kind, []) if m not in own]
+            tried = own[:TRIED] + rng.sample(others, min(TRIED, len(others)))
+            outcomes = [(_outcome(engine, state, viewer, m, now), m) for m in tried]
+            if kind in offered:
+                accepted = any(o != "refused" for o, _ in outcomes) or any(
+                    _outcome(engine, state, viewer, m, now + LATER) != "refused" for m in tried)
+                assert accepted, f"{engine.NAME} {state.phase}: {viewer} is offered {kind}, none accepted: {tried}"
+            else:
+                taken = [m for o, m in outcomes if o == "changed"]
+                assert not taken, f"{engine.NAME} {state.phase}: {viewer} is not offered {kind}, accepted {taken}"
+
+
+def check_other_phases_refused(engine: Any, state: Any, players: list[Player], pool: dict[str, list[dict]],
+                               now: float) -> None:
+    """Each move the phase does not take is refused with the phase's sentence for it."""
+    during = engine.PHASES.of(state)
+    if state.phase == "over":
+        assert during.refusal == GAME_OVER
+    for model in set(engine.ACTIONS.models.values()) - set(during.moves) - set(during.repeats):
+        actor = HOST if model.by == "host" else players[0].seat
+        for move in pool.get(kind_of(model), [])[:3]:
+            with pytest.raises(RuleError) as refused:
+                engine.apply(state, actor, move, now)
+            assert refused.value.msgid == during.refusal_of(model).msgid, (state.phase, move)
+
+
+def play(name: str, options: Any, count: int) -> None:
+    """Random legal play to the end, checking the phase table at every step."""
+    engine = ENGINES[name]
+    rng = random.Random(f"phases{name}{options}{count}")
+    players = [Player(10 + i * 3, NAMES[i]) for i in range(count)]
+    state = engine.setup(players, options, rng.randrange(2**62))
+    pool: dict[str, list[dict]] = {}
+    now = NOW
+    for _ in range(MAX_STEPS):
+        moves = engine.legal_actions(state, now)
+        for _, move in moves:
+            if move not in pool.setdefault(move["type"], []):
+                pool[move["type"]].append(move)
+        awaited = engine.waiting_for(state)
+        assert awaited == engine.PHASES.waiting_for(state) and awaited <= prompted_seats(engine, state)
+        check_can_is_what_apply_accepts(engine, state, players, pool, rng, now)
+        check_other_phases_refused(engine, state, players, pool, now)
+        if state.phase == "over":
+            break
+        actor, move = rng.choice(moves)
+        state = engine.apply(state, actor, move, now)
+        now += rng.choice([0.5, 5.0, 40.0])
+    assert state.phase == "over"
+
+
+@pytest.mark.parametrize("name, options, count", sampled_cases())
+def test_can_is_exactly_what_apply_accepts(name, options, count):
+    play(name, options, count)
+
+
+@pytest.mark.sweep
+@pytest.mark.parametrize("name, options, count", [c for name in PHASED for c in cases_of(name)])
+def test_can_is_exactly_what_apply_accepts_with_every_option(name, options, count):
+    play(name, options, count)
+
+
+@pytest.mark.parametrize("name", PHASED)
+def test_the_table_declares_every_phase_and_allows_every_move(name):
+    engine = ENGINES[name]
+    phases = engine.PHASES
+    assert set(phases.table) == set(engine.Phase)
+    allowed = {m for during in phases.table.values() for m in during.moves}
+    assert allowed == set(engine.ACTIONS.models.values())
+    assert phases.table[engine.Phase("over")].moves == ()
+    assert phases.table[engine.Phase("over")].refusal == GAME_OVER
