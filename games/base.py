@@ -443,14 +443,9 @@ class Actions:
         its handler."""
         action = self.read(raw)
         self.check_actor(action, actor, state.players)
-        handler = self.handlers[type(action)]
-        if self.phases is None:
-            return handler(state, actor, action, now)
-        during = self.phases.check(state, action)
-        after = handler(state, actor, action, now)
-        if after is not state and type(action) in during.repeats and after != state:
-            raise during.refusal_of(type(action))  # taken here as a repeat only: it may change nothing
-        return after
+        if self.phases is not None and not self.phases.admit(state, actor, action):
+            return state  # a repeat of what is in effect, arriving in a later phase
+        return self.handlers[type(action)](state, actor, action, now)
 
     def _refusal(self, error: ValidationError, raw: Any) -> RuleError:
         first = error.errors(include_url=False)[0]
@@ -484,15 +479,21 @@ def _nobody(state: Any) -> Iterable[int]:
     return ()
 
 
+Refusal = str | Callable[[Any], RuleError]  # a sentence, or the RuleError a state gives
+
+
 @dataclass(frozen=True)
 class During:
     """One phase of a game, as its :class:`Phases` table declares it.
 
     - ``moves``: the moves (action models) this phase allows. Any other is refused before its
-      handler runs, with ``refusals[model]`` or else ``refusal`` (the table must say why for each).
-    - ``repeats``: moves of an earlier phase still taken here as a repeat of what is in effect (a
-      phone sending its vote again once the reveal has begun): the handler runs, and a move that
-      would change anything is refused as a move of another phase. Never offered.
+      handler runs, with ``refusals[model]`` or else ``refusal`` (the table must say why for each):
+      a sentence, or for a sentence that turns on the state (a count, an option), a function of
+      the state that gives the RuleError.
+    - ``repeats``: moves of an earlier phase still taken here when they repeat what is in effect
+      (a phone sending its vote again once the reveal has begun), each with the test that says
+      so, ``repeats[model](state, actor, move)``: such a move changes nothing, any other is
+      refused as above. Never offered.
     - ``offered(state)``: of ``moves``, those the table offers now, when that turns on more than
       the phase (an option, the hourglass paused, nobody has claimed yet); default all of them.
     - ``players(state)``: the seats that may make this phase's seat moves now (boardgame.io's
@@ -507,17 +508,18 @@ class During:
     """
 
     moves: tuple[type[Action], ...] = ()
-    refusal: str = ""
-    refusals: Mapping[type[Action], str] = field(default_factory=dict)
-    repeats: tuple[type[Action], ...] = ()
+    refusal: Refusal = ""
+    refusals: Mapping[type[Action], Refusal] = field(default_factory=dict)
+    repeats: Mapping[type[Action], Callable[[Any, Any, Any], bool]] = field(default_factory=dict)
     offered: Callable[[Any], Iterable[type[Action]]] | None = None
     players: Callable[[Any], Iterable[int]] | None = None
     awaits: Callable[[Any], Iterable[int]] = _nobody
     prompts: Callable[[Any], Iterable[int]] | None = None
 
-    def refusal_of(self, model: type[Action]) -> RuleError:
-        """The one sentence this phase says to ``model``, a move it does not allow."""
-        return RuleError(self.refusals.get(model) or self.refusal)
+    def refusal_of(self, model: type[Action], state: Any) -> RuleError:
+        """The one sentence this phase says to ``model``, a move it does not allow, in ``state``."""
+        refusal = self.refusals.get(model) or self.refusal
+        return RuleError(refusal) if isinstance(refusal, str) else refusal(state)
 
 
 Sample = Callable[[Any, Any, float], Iterable[Mapping[str, Any]]]  # (state, actor, now) -> moves' fields
@@ -547,7 +549,7 @@ class Phases:
         for key, during in self.table.items():
             named = set(during.moves) | set(during.repeats) | set(during.refusals)
             assert named <= models, f"{key}: moves {named - models} are not {actions.title}'s"
-            silent = {m.__name__ for m in models - set(during.moves) - set(during.repeats)
+            silent = {m.__name__ for m in models - set(during.moves)
                       if not (during.refusals.get(m) or during.refusal)}
             assert not silent, f"{key}: no sentence refuses {sorted(silent)}"
 
@@ -555,13 +557,17 @@ class Phases:
         """The declaration of the phase ``state`` is in."""
         return self.table[state.phase]
 
-    def check(self, state: Any, action: Action) -> During:
-        """The phase's declaration, or its one refusal when ``action`` is a move of another phase."""
+    def admit(self, state: Any, actor: Any, action: Action) -> bool:
+        """Whether the phase takes ``action`` (True), takes it as a repeat that changes nothing
+        (False), or else the RuleError of its one refusal for a move of another phase."""
         during = self.table[state.phase]
         model = type(action)
-        if model not in during.moves and model not in during.repeats:
-            raise during.refusal_of(model)
-        return during
+        if model in during.moves:
+            return True
+        repeat = during.repeats.get(model)
+        if repeat is not None and repeat(state, actor, action):
+            return False
+        raise during.refusal_of(model, state)
 
     def waiting_for(self, state: Any) -> frozenset[int]:
         """The seats the table waits for now."""
