@@ -479,7 +479,7 @@ def _nobody(state: Any) -> Iterable[int]:
     return ()
 
 
-Refusal = str | Callable[[Any], RuleError]  # a sentence, or the RuleError a state gives
+Refusal = str | Callable[[Any], object]  # a sentence, or a function that raises (or gives) the RuleError
 
 
 @dataclass(frozen=True)
@@ -489,7 +489,7 @@ class During:
     - ``moves``: the moves (action models) this phase allows. Any other is refused before its
       handler runs, with ``refusals[model]`` or else ``refusal`` (the table must say why for each):
       a sentence, or for a sentence that turns on the state (a count, an option), a function of
-      the state that gives the RuleError.
+      the state that gives (or raises) the RuleError.
     - ``repeats``: moves of an earlier phase still taken here when they repeat what is in effect
       (a phone sending its vote again once the reveal has begun), each with the test that says
       so, ``repeats[model](state, actor, move)``: such a move changes nothing, any other is
@@ -519,7 +519,14 @@ class During:
     def refusal_of(self, model: type[Action], state: Any) -> RuleError:
         """The one sentence this phase says to ``model``, a move it does not allow, in ``state``."""
         refusal = self.refusals.get(model) or self.refusal
-        return RuleError(refusal) if isinstance(refusal, str) else refusal(state)
+        if isinstance(refusal, str):
+            return RuleError(refusal)
+        try:
+            made = refusal(state)
+        except RuleError as error:  # the function refuses with what it checks
+            return error
+        assert isinstance(made, RuleError), f"{refusal} gave no refusal"
+        return made
 
 
 Sample = Callable[[Any, Any, float], Iterable[Mapping[str, Any]]]  # (state, actor, now) -> moves' fields
@@ -594,7 +601,7 @@ class Phases:
         """A sample of the moves each actor may make now (for random play): of the moves ``can``
         offers the actor, the fields ``samples[model](state, actor, now)`` gives."""
         out: list[tuple[Actor, dict]] = []
-        for actor in (HOST, *(p.seat for p in state.players)):
+        for actor in (*(p.seat for p in state.players), HOST):
             for kind in self.can(state, actor):
                 out.extend((actor, {"type": kind, **fields})
                            for fields in samples[self.actions.models[kind]](state, actor, now))

@@ -100,19 +100,33 @@ def check_other_phases_refused(engine: Any, state: Any, players: list[Player], p
             assert refused.value.msgid == during.refusal_of(model, state).msgid, (state.phase, move)
 
 
+def seeded_pool(engine: Any, players: list[Player]) -> dict[str, list[dict]]:
+    """The moves that need no sampling: those of no field but their type, and those that name
+    only a seat, naming each seat."""
+    pool: dict[str, list[dict]] = {}
+    for kind, model in engine.ACTIONS.models.items():
+        required = {f for f, info in model.model_fields.items() if info.is_required()} - {"type"}
+        if not required:
+            pool[kind] = [{"type": kind}]
+        elif required == {"seat"}:
+            pool[kind] = [{"type": kind, "seat": p.seat} for p in players]
+    return pool
+
+
 def play(name: str, options: Any, count: int) -> None:
     """Random legal play to the end, checking the phase table at every step."""
     engine = ENGINES[name]
     rng = random.Random(f"phases{name}{options}{count}")
     players = [Player(10 + i * 3, NAMES[i]) for i in range(count)]
     state = engine.setup(players, options, rng.randrange(2**62))
-    pool: dict[str, list[dict]] = {}
+    pool = seeded_pool(engine, players)
     now = NOW
     for _ in range(MAX_STEPS):
         moves = engine.legal_actions(state, now)
-        for _, move in moves:
-            if move not in pool.setdefault(move["type"], []):
-                pool[move["type"]].append(move)
+        for _, move in moves:  # a move that names a seat is tried naming each seat
+            for variant in [move] + [{**move, "seat": p.seat} for p in state.players if "seat" in move]:
+                if variant not in pool.setdefault(move["type"], []):
+                    pool[move["type"]].append(variant)
         awaited = engine.waiting_for(state)
         assert awaited == engine.PHASES.waiting_for(state) and awaited <= prompted_seats(engine, state)
         check_can_is_what_apply_accepts(engine, state, players, pool, rng, now)
