@@ -496,8 +496,9 @@ class During:
       refused as above. Never offered.
     - ``offered(state)``: of ``moves``, those the table offers now, when that turns on more than
       the phase (an option, the hourglass paused, nobody has claimed yet); default all of them.
-    - ``players(state)``: the seats that may make this phase's seat moves now (boardgame.io's
-      active players: not the storyteller when the others vote); default every seat.
+    - ``seats[model](state)``: the seats that may make that move now (boardgame.io's active
+      players: not the storyteller when the others vote, the control team's members); default
+      every seat, for a move by a seat or by anyone.
     - ``awaits(state)``: the seats the table waits for (``waiting_for``); default none.
     - ``prompts(state)``: the seats with something to see or do now (a secret word to read before
       the hourglass, a doodle to draw while it runs), for a screen that prompts a seat without a
@@ -512,7 +513,7 @@ class During:
     refusals: Mapping[type[Action], Refusal] = field(default_factory=dict)
     repeats: Mapping[type[Action], Callable[[Any, Any, Any], bool]] = field(default_factory=dict)
     offered: Callable[[Any], Iterable[type[Action]]] | None = None
-    players: Callable[[Any], Iterable[int]] | None = None
+    seats: Mapping[type[Action], Callable[[Any], Iterable[int]]] = field(default_factory=dict)
     awaits: Callable[[Any], Iterable[int]] = _nobody
     prompts: Callable[[Any], Iterable[int]] | None = None
 
@@ -554,7 +555,7 @@ class Phases:
         self.actions = actions
         models = set(actions.models.values())
         for key, during in self.table.items():
-            named = set(during.moves) | set(during.repeats) | set(during.refusals)
+            named = set(during.moves) | set(during.repeats) | set(during.refusals) | set(during.seats)
             assert named <= models, f"{key}: moves {named - models} are not {actions.title}'s"
             silent = {m.__name__ for m in models - set(during.moves)
                       if not (during.refusals.get(m) or during.refusal)}
@@ -593,8 +594,8 @@ class Phases:
         """The moves ``viewer`` may make now: the phase's moves on offer, by who makes each."""
         during = self.table[state.phase]
         offered = during.moves if during.offered is None else tuple(during.offered(state))
-        if is_number(viewer) and during.players is not None and viewer not in set(during.players(state)):
-            offered = tuple(m for m in offered if m.by != "seat")
+        if is_number(viewer):
+            offered = tuple(m for m in offered if m not in during.seats or viewer in set(during.seats[m](state)))
         return moves_for(self.actions, viewer, (kind_of(m) for m in offered))
 
     def legal(self, state: Any, now: float, samples: Mapping[type[Action], Sample]) -> list[tuple[Actor, dict]]:

@@ -534,12 +534,12 @@ PHASES = Phases(Phase, {
         offered=lambda state: (Claim,) if state.claims else (Claim, SetStoryteller),
         refusals={Vote: N_("Wait until everyone has said where their card is."), NextRound: NOT_ALL_IN}),
     Phase.VOTING: During(
-        moves=(Vote,), players=_voters, awaits=_to_vote,
+        moves=(Vote,), seats={Vote: _voters}, awaits=_to_vote,
         repeats={SetStoryteller: lambda state, host, action: action.seat == state.storyteller},
         refusals={Claim: N_("Everyone has already said where their card is: it is time to vote."),
                   NextRound: NOT_ALL_IN, SetStoryteller: STORYTELLER_KEPT}),
     Phase.SETTLING: During(
-        moves=(Claim,), players=lambda state: _colliding(state), awaits=lambda state: _colliding(state),
+        moves=(Claim,), seats={Claim: lambda state: _colliding(state)}, awaits=lambda state: _colliding(state),
         refusals={Vote: VOTES_REVEALED, NextRound: NOT_ALL_IN, SetStoryteller: STORYTELLER_NEXT}),
     Phase.REVEALED: During(
         moves=(NextRound,),

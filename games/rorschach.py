@@ -698,8 +698,8 @@ def _skipped(state: State, host: Any, action: Skip) -> bool:
 # A question: every seat not skipped picks a blot, secretly; the reveal; the host's choices of blots.
 PHASES = Phases(Phase, {
     PICKING: During(
-        moves=(Pick, Skip), awaits=_to_pick, players=lambda state: [
-            p.seat for p in state.players if p.seat not in state.skipped],
+        moves=(Pick, Skip), awaits=_to_pick, seats={Pick: lambda state: [
+            p.seat for p in state.players if p.seat not in state.skipped]},
         # At least two players must pick: a host's skip needs a third seat still picking.
         offered=lambda state: (Pick, Skip) if len(state.players) - len(state.skipped) >= 3 else (Pick,),
         repeats={NextRound: lambda state, host, action: action.round in (None, state.round)},
