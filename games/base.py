@@ -520,6 +520,7 @@ class During:
     def refusal_of(self, model: type[Action], state: Any) -> RuleError:
         """The one sentence this phase says to ``model``, a move it does not allow, in ``state``."""
         refusal = self.refusals.get(model) or self.refusal
+        assert refusal, f"no sentence refuses {model.__name__} here"  # a repeat that always holds needs none
         if isinstance(refusal, str):
             return RuleError(refusal)
         try:
@@ -557,7 +558,7 @@ class Phases:
         for key, during in self.table.items():
             named = set(during.moves) | set(during.repeats) | set(during.refusals) | set(during.seats)
             assert named <= models, f"{key}: moves {named - models} are not {actions.title}'s"
-            silent = {m.__name__ for m in models - set(during.moves)
+            silent = {m.__name__ for m in models - set(during.moves) - set(during.repeats)
                       if not (during.refusals.get(m) or during.refusal)}
             assert not silent, f"{key}: no sentence refuses {sorted(silent)}"
 

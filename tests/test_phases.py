@@ -30,7 +30,7 @@ PHASED = sorted(name for name, engine in ENGINES.items() if isinstance(getattr(e
 MAX_STEPS = 4000
 TRIED = 8  # instances of each kind of move tried per viewer and state, sampled ones
 SEEDED = 16  # and the first ones of the pool, made from the models (:func:`seeded_pool`)
-LATER = 10**7  # seconds: a time by which every hourglass has run out
+LATER = 10**7  # seconds: a time by which every hourglass has run out (and, before now, none had)
 
 
 def sampled_cases(per_game: int = 3) -> list[Any]:
@@ -63,8 +63,9 @@ def check_can_is_what_apply_accepts(engine: Any, state: Any, players: list[Playe
                                     rng: random.Random, now: float) -> None:
     kinds = sorted(engine.ACTIONS.models)
     mine: dict[Any, dict[str, list[dict]]] = {}
-    for actor, move in engine.legal_actions(state, now):
-        mine.setdefault(actor, {}).setdefault(move["type"], []).append(move)
+    for actor, move in [m for when in (now, now - LATER, now + LATER) for m in engine.legal_actions(state, when)]:
+        if move not in mine.setdefault(actor, {}).setdefault(move["type"], []):
+            mine[actor][move["type"]].append(move)
     for viewer in viewers(players):
         if viewer is TABLE:
             continue
@@ -72,15 +73,18 @@ def check_can_is_what_apply_accepts(engine: Any, state: Any, players: list[Playe
         for kind in kinds:
             own = mine.get(viewer, {}).get(kind, [])
             seeded = [m for m in pool.get(kind, [])[:SEEDED] if m.keys() <= {"type", "seat"} and m not in own]
-            others = [m for m in pool.get(kind, []) if m not in own and m not in seeded]
+            theirs = [m for moves in mine.values() for m in moves.get(kind, [])]  # another actor's, now
+            others = [m for m in pool.get(kind, []) + theirs if m not in own and m not in seeded]
             tried = own[:TRIED] + seeded + rng.sample(others, min(TRIED, len(others)))
             outcomes = [(_outcome(engine, state, viewer, m, now), m) for m in tried]
-            if kind in offered:
+            if kind in offered:  # at some time of the phase: a view has no clock
                 accepted = any(o != "refused" for o, _ in outcomes) or any(
-                    _outcome(engine, state, viewer, m, now + LATER) != "refused" for m in tried)
+                    _outcome(engine, state, viewer, m, when) != "refused" for m in tried
+                    for when in (now - LATER, now + LATER))
                 assert accepted, f"{engine.NAME} {state.phase}: {viewer} is offered {kind}, none accepted: {tried}"
-            else:
-                taken = [m for o, m in outcomes if o == "changed"]
+            else:  # taken now only because the hourglass has run out (a vote): the clock's, not the view's
+                taken = [m for o, m in outcomes if o == "changed"
+                         and _outcome(engine, state, viewer, m, now - LATER) == "changed"]
                 assert not taken, f"{engine.NAME} {state.phase}: {viewer} is not offered {kind}, accepted {taken}"
 
 
