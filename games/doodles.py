@@ -983,6 +983,12 @@ def _to_vote(state: State) -> list[int]:
     return [p.seat for p in state.players if not _all_voted(state, state.current, p.seat)]
 
 
+# Once everyone has voted (the reveal, the round's scores): what a late tap gets.
+VOTED_REPEATS = {PencilsDown: _always, SubjectCard: _same_card, Vote: _same_vote, Skip: _skipped}
+VOTED_REFUSALS = {StartTimer: N_("The doodling for this round is over."), PauseTimer: TIME_UP, ResumeTimer: TIME_UP,
+                  RestartTimer: VOTING_BEGUN, SubjectCard: CARD_BEFORE_HOURGLASS, Doodle: _pencils_are_down,
+                  Stroke: _pencils_are_down, Vote: VOTES_LOCKED, Skip: SKIP_AWAITED}
+
 # The round: the subject card shown (each player reads their secret subject), the hourglass (the
 # doodling), the votes, the reveal artist by artist, the round's scores.
 PHASES = Phases(Phase, {
@@ -1007,19 +1013,11 @@ PHASES = Phases(Phase, {
                   Doodle: _pencils_are_down, Stroke: _pencils_are_down, Reveal: REVEAL_AFTER_VOTES,
                   NextRound: FINISH_REVEALING}),
     Phase.REVEAL: During(
-        moves=(Reveal,),
-        repeats={PencilsDown: _always, SubjectCard: _same_card, Vote: _same_vote, Skip: _skipped,
-                 NextRound: _started_already},
-        refusals={StartTimer: N_("The doodling for this round is over."), PauseTimer: TIME_UP, ResumeTimer: TIME_UP,
-                  RestartTimer: VOTING_BEGUN, SubjectCard: CARD_BEFORE_HOURGLASS, Doodle: _pencils_are_down,
-                  Stroke: _pencils_are_down, Vote: VOTES_LOCKED, Skip: SKIP_AWAITED, NextRound: FINISH_REVEALING}),
+        moves=(Reveal,), repeats={**VOTED_REPEATS, NextRound: _started_already},
+        refusals={**VOTED_REFUSALS, NextRound: FINISH_REVEALING}),
     Phase.SCORES: During(
-        moves=(NextRound,),
-        repeats={PencilsDown: _always, SubjectCard: _same_card, Vote: _same_vote, Skip: _skipped,
-                 Reveal: _revealed_already},
-        refusals={StartTimer: N_("The doodling for this round is over."), PauseTimer: TIME_UP, ResumeTimer: TIME_UP,
-                  RestartTimer: VOTING_BEGUN, SubjectCard: CARD_BEFORE_HOURGLASS, Doodle: _pencils_are_down,
-                  Stroke: _pencils_are_down, Vote: VOTES_LOCKED, Skip: SKIP_AWAITED, Reveal: ALL_REVEALED}),
+        moves=(NextRound,), repeats={**VOTED_REPEATS, Reveal: _revealed_already},
+        refusals={**VOTED_REFUSALS, Reveal: ALL_REVEALED}),
     Phase.OVER: During(
         refusal=GAME_OVER, refusals={Vote: VOTES_LOCKED},
         repeats={Vote: _same_vote, Reveal: _revealed_already, NextRound: _started_already}),
