@@ -74,7 +74,8 @@ def check_can_is_what_apply_accepts(engine: Any, state: Any, players: list[Playe
             own = mine.get(viewer, {}).get(kind, [])
             seeded = [m for m in pool.get(kind, [])[:SEEDED] if m.keys() <= {"type", "seat"} and m not in own]
             theirs = [m for moves in mine.values() for m in moves.get(kind, [])]  # another actor's, now
-            others = [m for m in pool.get(kind, []) + theirs if m not in own and m not in seeded]
+            others = [m for m in pool.get(kind, []) + theirs + _alike(engine, kind, mine)
+                      if m not in own and m not in seeded]
             tried = own[:TRIED] + seeded + rng.sample(others, min(TRIED, len(others)))
             outcomes = [(_outcome(engine, state, viewer, m, now), m) for m in tried]
             if kind in offered:  # at some time of the phase: a view has no clock
@@ -110,6 +111,16 @@ def check_other_phases_refused(engine: Any, state: Any, players: list[Player], p
             with pytest.raises(RuleError) as refused:
                 engine.apply(state, actor, move, now)
             assert refused.value.msgid == expected, (state.phase, move)
+
+
+def _alike(engine: Any, kind: str, mine: dict[Any, dict[str, list[dict]]]) -> list[dict]:
+    """Moves of ``kind`` naming what another kind of move sampled now names (the host's undoing
+    of a ruling names the line its ruling names)."""
+    model = engine.ACTIONS.models[kind]
+    fields = set(model.model_fields) - {"type"}
+    required = {f for f in fields if model.model_fields[f].is_required()}
+    return [{"type": kind, **{f: m[f] for f in fields if f in m}} for moves in mine.values()
+            for other, ms in moves.items() if other != kind for m in ms if required and required <= m.keys()]
 
 
 def seeded_pool(engine: Any, players: list[Player]) -> dict[str, list[dict]]:
