@@ -33,6 +33,13 @@ languages needs, and its JSON Schema is the OpenAPI 3.1 dialect as it stands.
   ``viewer`` is a seat number, :data:`HOST` or :data:`TABLE` (``None``). The host and the table never
   see a secret before it is revealed; a seat sees its own secrets and the public facts. Every answer
   obeys the same rule, refusals included: a refusal's wording never depends on another seat's secret.
+- ``PHASES``: the phase machine as one table (:class:`Phases`, a :class:`During` per phase of the
+  game's ``Phase``): the moves each phase allows, the repeats it still takes, the one sentence it
+  says to any other move (the last phase's is :data:`GAME_OVER`), who may make each move, whom
+  the table awaits and who has something to see or do (:func:`prompted_seats`). ``ACTIONS``
+  takes it, so the dispatcher refuses a move of another phase before its handler runs; ``can``
+  (``PHASES.can``), ``waiting_for`` and ``legal_actions`` (``PHASES.legal``) read it.
+  tests/test_phases.py checks in random play that what ``can`` offers is what ``apply`` accepts.
 - ``waiting_for(state)``: the seats whose move the game waits for: each of them, or, where the
   module sets ``AWAITS_ANY_ONE = True`` (a team's move), any one of them (:func:`awaits_any_one`).
 - ``legal_actions(state, now)``: a sample of legal moves (for the contract test's random play; never
@@ -529,6 +536,20 @@ class During:
             return error
         assert isinstance(made, RuleError), f"{refusal} gave no refusal"
         return made
+
+
+def always(*_: Any) -> bool:
+    """A repeat's test that always holds: the move changes nothing once its phase is over."""
+    return True
+
+
+def refusal_after(check: Callable[[Any], None], msgid: str) -> Callable[[Any], RuleError]:
+    """A refusal that says first what ``check`` refuses (an option the move needs: the ink cards
+    in the app, doodles on phones), and otherwise ``msgid``."""
+    def refusal(state: Any) -> RuleError:
+        check(state)
+        return RuleError(msgid)
+    return refusal
 
 
 Sample = Callable[[Any, Any, float], Iterable[Mapping[str, Any]]]  # (state, actor, now) -> moves' fields
@@ -1117,6 +1138,9 @@ class Engine(Protocol):
 
     @property
     def REVEAL_PHASES(self) -> frozenset[str]: ...  # noqa: N802
+
+    @property
+    def PHASES(self) -> Phases: ...  # noqa: N802
 
     def player_range(self, options: Any) -> tuple[int, int]: ...
 

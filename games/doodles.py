@@ -135,6 +135,7 @@ from pydantic import ConfigDict, Field
 
 from games import content
 from games.base import (
+    always, refusal_after,
     GAME_OVER, HOST, LIMIT, TABLE, Action, Actions, Bool, Declared, During, Exactly, GameOptions, Int, N_, Name,
     Phases, Player, Reason, RuleError, Say, Score, Standings, Table, TieBreak, envelope, evolve, is_number,
     read_model, read_options, require, rng_for, seat_of, seated_at_the_end, sum_points,
@@ -935,18 +936,8 @@ FINISH_REVEALING = N_("Finish revealing this round's doodles first.")
 CARD_BEFORE_HOURGLASS = N_("The subject card can only be set before the hourglass is started.")
 
 
-def _not_doodling_yet(state: State) -> None:
-    _on_phone(state)
-    raise RuleError("Wait for the hourglass before you start doodling.")
-
-
-def _pencils_are_down(state: State) -> None:
-    _on_phone(state)
-    raise RuleError("Pencils down: the time is up.")
-
-
-def _always(*_: Any) -> bool:
-    return True
+_not_doodling_yet = refusal_after(_on_phone, N_("Wait for the hourglass before you start doodling."))
+_pencils_are_down = refusal_after(_on_phone, PENCILS_DOWN)
 
 
 def _same_card(state: State, host: Any, action: SubjectCard) -> bool:
@@ -971,7 +962,7 @@ def _doodling(state: State) -> list[type[Action]]:
     votes (accepted as soon as the deadline passes, which only the clock knows)."""
     if state.paused_remaining is not None:
         return [ResumeTimer, RestartTimer, PencilsDown]
-    on_phone = [Doodle, Stroke] if state.options.doodle_on_phone else []
+    on_phone: list[type[Action]] = [Doodle, Stroke] if state.options.doodle_on_phone else []
     return [PauseTimer, RestartTimer, PencilsDown, Vote, *on_phone]
 
 
@@ -984,8 +975,8 @@ def _to_vote(state: State) -> list[int]:
 
 
 # Once everyone has voted (the reveal, the round's scores): what a late tap gets.
-VOTED_REPEATS = {PencilsDown: _always, SubjectCard: _same_card, Vote: _same_vote, Skip: _skipped}
-VOTED_REFUSALS = {StartTimer: N_("The doodling for this round is over."), PauseTimer: TIME_UP, ResumeTimer: TIME_UP,
+VOTED_REPEATS: dict[type[Action], Any] = {PencilsDown: always, SubjectCard: _same_card, Vote: _same_vote, Skip: _skipped}
+VOTED_REFUSALS: dict[type[Action], Any] = {StartTimer: N_("The doodling for this round is over."), PauseTimer: TIME_UP, ResumeTimer: TIME_UP,
                   RestartTimer: VOTING_BEGUN, SubjectCard: CARD_BEFORE_HOURGLASS, Doodle: _pencils_are_down,
                   Stroke: _pencils_are_down, Vote: VOTES_LOCKED, Skip: SKIP_AWAITED}
 
@@ -1003,12 +994,12 @@ PHASES = Phases(Phase, {
         moves=(PauseTimer, ResumeTimer, RestartTimer, PencilsDown, Doodle, Stroke, Vote, Skip),
         offered=_doodling, seats={Vote: _voters}, prompts=lambda state: _everyone(state) if (
             state.options.doodle_on_phone) else (),
-        repeats={StartTimer: _always, SubjectCard: _same_card, NextRound: _started_already},
+        repeats={StartTimer: always, SubjectCard: _same_card, NextRound: _started_already},
         refusals={SubjectCard: CARD_BEFORE_HOURGLASS, Reveal: REVEAL_AFTER_VOTES, NextRound: FINISH_REVEALING}),
     Phase.VOTE: During(
         moves=(RestartTimer, Vote, Skip), awaits=_to_vote, seats={Vote: _voters},
         offered=lambda state: (RestartTimer, Vote, Skip) if _no_votes_yet(state) else (Vote, Skip),
-        repeats={StartTimer: _always, PencilsDown: _always, SubjectCard: _same_card, NextRound: _started_already},
+        repeats={StartTimer: always, PencilsDown: always, SubjectCard: _same_card, NextRound: _started_already},
         refusals={PauseTimer: TIME_UP, ResumeTimer: TIME_UP, SubjectCard: CARD_BEFORE_HOURGLASS,
                   Doodle: _pencils_are_down, Stroke: _pencils_are_down, Reveal: REVEAL_AFTER_VOTES,
                   NextRound: FINISH_REVEALING}),

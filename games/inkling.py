@@ -87,8 +87,10 @@ from pydantic import BeforeValidator, ConfigDict, Field, model_validator
 
 from games import content
 from games.base import (
+    always, refusal_after,
     GAME_OVER, HOST, LIMIT, TABLE, Action, Actions, Declared, During, GameOptions, N_, Name, Phases, Player,
-    Reason, RuleError, Say, Score, Seat, Standings, Table, TieBreak, envelope, evolve, is_number, ranking, read_model, read_options, require, rng_for, seat_of, sum_points,
+    Reason, RuleError, Say, Score, Seat, Standings, Table, TieBreak, envelope, evolve, is_number, ranking,
+    read_model, read_options, require, rng_for, seat_of, sum_points,
 )
 from games.base import Deck, OwnCardLines, public_options, OwnCards, OwnCardsOptions, deck_field, own_cards_field, own_deck
 from games.base import require_plural
@@ -1085,10 +1087,6 @@ def _confirm_scores(state: State, actor: Any, action: ConfirmScores, now: float)
     return evolve(state, phase=Phase.OVER)
 
 
-def _always(*_: Any) -> bool:
-    return True
-
-
 def _drawn_already(state: State, seat: int, action: PutBack) -> bool:
     """The choice of cards to put back again, once the cards have been drawn with it."""
     choice = _put_back_choice(state, action)
@@ -1102,14 +1100,8 @@ def _put_back_refused(state: State) -> RuleError:
     return RuleError("You put back ink cards after the guessing of the first and second rounds.")
 
 
-def _arrangements_stay(state: State) -> RuleError:
-    _virtual(state)
-    return RuleError("The arrangements stay as they are until the next round.")
-
-
-def _rounds_over(state: State) -> RuleError:
-    _virtual(state)
-    return RuleError("The three rounds are over.")
+_arrangements_stay = refusal_after(_virtual, N_("The arrangements stay as they are until the next round."))
+_rounds_over = refusal_after(_virtual, N_("The three rounds are over."))
 
 
 def _not_finished(state: State) -> list[int]:
@@ -1121,7 +1113,7 @@ NEAR_MISSES_LATER = N_("Near misses are accepted once the clue cards are reveale
 CONFIRMED_LATER = N_("The scores are confirmed after the third round.")
 SCORES_FINAL = N_("The scores are final.")
 # What the round's moves get once the round has moved on: a finish again changes nothing.
-LATER = {Accept: NEAR_MISSES_LATER, Unaccept: NEAR_MISSES_LATER, ConfirmScores: CONFIRMED_LATER,
+LATER: dict[type[Action], Any] = {Accept: NEAR_MISSES_LATER, Unaccept: NEAR_MISSES_LATER, ConfirmScores: CONFIRMED_LATER,
          PutBack: _put_back_refused}
 
 # A round: everyone arranges their ink cards, guesses their neighbours' words, then (with the
@@ -1135,17 +1127,17 @@ PHASES = Phases(Phase, {
         refusals={**LATER, Guess: GUESSING_STARTS, FinishGuessing: GUESSING_STARTS}),
     Phase.GUESS: During(
         moves=(FinishGuessing, Guess), awaits=_not_finished, seats={FinishGuessing: _not_finished},
-        repeats={FinishArranging: _always}, refusals={**LATER, Arrange: _arrangements_stay}),
+        repeats={FinishArranging: always}, refusals={**LATER, Arrange: _arrangements_stay}),
     Phase.DRAW: During(
         moves=(PutBack,), awaits=lambda state: [p.seat for p in state.players if p.seat not in state.put_back_of],
-        repeats={FinishArranging: _always, FinishGuessing: _always},
+        repeats={FinishArranging: always, FinishGuessing: always},
         refusals={**LATER, Arrange: _arrangements_stay, Guess: N_("The guessing is over for this round.")}),
     Phase.REVIEW: During(
-        moves=(Accept, Unaccept, ConfirmScores), repeats={FinishArranging: _always, FinishGuessing: _always},
+        moves=(Accept, Unaccept, ConfirmScores), repeats={FinishArranging: always, FinishGuessing: always},
         refusals={**LATER, Arrange: _rounds_over, Guess: N_("The guessing is over.")}),
     Phase.OVER: During(
         refusal=GAME_OVER, refusals={Accept: SCORES_FINAL, Unaccept: SCORES_FINAL},
-        repeats={FinishArranging: _always, FinishGuessing: _always, ConfirmScores: _always}),
+        repeats={FinishArranging: always, FinishGuessing: always, ConfirmScores: always}),
 })
 ACTIONS = Actions(TITLE, {
     Arrange: _arrange,

@@ -102,6 +102,7 @@ from pydantic import ConfigDict, Field
 
 from games import content, inkblots
 from games.base import (
+    refusal_after,
     GAME_OVER, HOST, TABLE, Action, Actions, Declared, During, GameOptions, Int, N_, Name, Phases, Player, Reason,
     RuleError, Say, Score, Standings, Table, Word, envelope, evolve, is_number, ranking, read_model,
     read_options, require, rng_for, seat_of, seated_at_the_end, sum_points,
@@ -648,10 +649,8 @@ def _rotating_by_host(state: State) -> None:
     require(mode == "host", "In this game the blot to discard is chosen by chance.")
 
 
-def _no_discard_yet(state: State) -> RuleError:
-    """Why no blot is discarded now (the options first: rotating blots may not be the host's)."""
-    _rotating_by_host(state)
-    return RuleError("A blot is discarded after the reveal.")
+# Why no blot is discarded now (the options first: rotating blots may not be the host's).
+_no_discard_yet = refusal_after(_rotating_by_host, N_("A blot is discarded after the reveal."))
 
 
 def _discard_blot(state: State, actor: Any, action: DiscardBlot, now: float) -> State:
@@ -676,7 +675,7 @@ def _to_pick(state: State) -> list[int]:
 
 def _host_moves(state: State) -> list[type[Action]]:
     """The host's moves after a reveal, as the options and the table have them."""
-    options, moves = state.options, []
+    options, moves = state.options, list[type[Action]]()
     if state.speed_offer and options.speed_rounds == "host":
         moves.append(RemoveBlot)
     if options.rotating_blots == "host":

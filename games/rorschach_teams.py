@@ -765,10 +765,19 @@ def _testers(state: State) -> tuple[int, ...]:
 
 # What each move does when it arrives in a phase it no longer changes: the same move again changes
 # nothing (a phone sending it twice); anything else is refused with the phase's sentence.
+def _same_subject(state: State, actor: Any, action: ChooseTestSubject) -> bool:
+    _chooser(state, actor)
+    return action.seat == state.round.test_subject
+
+
+def _same_hidden(state: State, actor: Any, action: Hide) -> bool:
+    _hider(state, actor)
+    return _image(action.image) == state.round.hidden
+
+
 REPEATS: dict[type[Action], Any] = {
-    ChooseTestSubject: lambda state, actor, action: (
-        _chooser(state, actor), action.seat == state.round.test_subject)[1],
-    Hide: lambda state, actor, action: (_hider(state, actor), _image(action.image) == state.round.hidden)[1],
+    ChooseTestSubject: _same_subject,
+    Hide: _same_hidden,
     Match: lambda state, actor, action: _placed(state, actor, action) == state.round.matching,
     Guess: lambda state, actor, action: _guessed(state, actor, action) in (
         state.round.first_guess, state.round.second_guess),
