@@ -9,8 +9,12 @@
 
 and, per game, that the table declares every phase of the game's ``Phase`` and allows every move
 somewhere. The instances tried are the moves random play has sampled so far (``legal_actions`` of
-every state, from every actor), so a move is tried by viewers it was not sampled for too. The
-default run plays a few option sets per game; every option of every game is under ``sweep``.
+every state, from every actor), the moves of the state now from any actor, a move naming what
+another move names, and those made from the models alone (no field, or a seat: each seat), so a
+move is tried by viewers it was not sampled for too. A view has no clock: an offered move need
+be accepted at some time of the phase (a vote once the hourglass has run out, a doodle before),
+and a move not offered may be accepted only because the time is up. The default run plays a few
+option sets per game; every option of every game is under ``sweep``.
 """
 
 from __future__ import annotations
@@ -182,3 +186,20 @@ def test_the_table_declares_every_phase_and_allows_every_move(name):
     assert allowed == set(engine.ACTIONS.models.values())
     assert phases.table[engine.Phase("over")].moves == ()
     assert phases.table[engine.Phase("over")].refusal == GAME_OVER
+
+
+def test_a_doodles_player_is_prompted_for_the_secret_subject_before_the_hourglass():
+    """Issue 31 asks the table who has something to see or do, seat by seat: in Doodles each player
+    reads their secret subject before the hourglass and, doodling on phones, draws while it runs;
+    then only the voters still voting."""
+    doodles = GAMES["doodles"]
+    players = [Player(i, NAMES[i]) for i in range(4)]
+    state = doodles.setup(players, {"doodle_on_phone": True}, 3)
+    assert state.phase == "subject" and doodles.waiting_for(state) == frozenset()
+    assert all(doodles.PHASES.prompted(state, p.seat) for p in players)
+    state = doodles.apply(state, HOST, {"type": "start_timer"}, NOW)
+    assert prompted_seats(doodles, state) == {p.seat for p in players}
+    on_paper = doodles.apply(doodles.setup(players, {}, 3), HOST, {"type": "start_timer"}, NOW)
+    assert prompted_seats(doodles, on_paper) == frozenset()
+    state = doodles.apply(state, HOST, {"type": "pencils_down"}, NOW + 1)
+    assert prompted_seats(doodles, state) == doodles.waiting_for(state) == {p.seat for p in players}
