@@ -1222,43 +1222,39 @@ def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]
     """A sample of legal moves at time ``now``, for random play: the host's, a doodle per seat,
     and the votes of two voters at a time."""
     now = _clock(now)
-    moves: list[tuple[int | str, dict]] = []
-    rnd, phase = state.current, state.phase
-    if phase is Phase.SUBJECT:
-        moves.append((HOST, {"type": "start_timer"}))
-        if state.options.subject_cards == "physical":
-            moves.append((HOST, {"type": "subject_card", "words": ["stool", "chair", "bench"]}))
-    elif phase is Phase.DOODLE:
-        moves.append((HOST, {"type": "pencils_down"}))
-        moves.append((HOST, {"type": "restart_timer"}))
-        if state.paused_remaining is not None:
-            moves.append((HOST, {"type": "resume_timer"}))
-        elif not _time_up(state, now):
-            moves.append((HOST, {"type": "pause_timer"}))
-            if state.options.doodle_on_phone:
-                for p in state.players:
-                    moves.append((p.seat, {"type": "doodle", "doodle": f"M0 0 L{p.seat} {now:.0f}"}))
-                    moves.append((p.seat, {"type": "stroke", "stroke": f"M{p.seat} 0l1 {now:.0f}",
-                                           "after": len(rnd.doodle(p.seat))}))
-    if phase is Phase.VOTE or _time_up(state, now):
-        # Two voters at a time keep random play short: the first still voting may give any number
-        # to their next artist, the next one a vote of its own (so the secrecy check plays another
-        # seat's move against each of the first one's choices). Changed votes: the rules tests.
-        cast = {(voter, artist) for voter, artist, _ in rnd.votes}
-        pending = [next((a.seat for a in state.players if a.seat != v.seat and (v.seat, a.seat) not in cast), None)
-                   for v in state.players]
-        voters = [(v.seat, artist) for v, artist in zip(state.players, pending)
-                  if artist is not None and v.seat not in rnd.skipped]
-        for voter, artist in voters[:1]:
-            moves.extend((voter, {"type": "vote", "artist": artist, "subject": k}) for k in SUBJECTS)
-        for voter, artist in voters[1:2]:
-            moves.append((voter, {"type": "vote", "artist": artist, "subject": (voter + artist) % 3 + 1}))
-    elif phase is Phase.REVEAL:
-        # Naming the artist (and below, the round) makes a repeated tap harmless.
-        moves.append((HOST, {"type": "reveal", "artist": state.players[rnd.revealed].seat}))
-    elif phase is Phase.SCORES:
-        moves.append((HOST, {"type": "next_round", "round": rnd.number + 1}))
-    return moves
+    rnd = state.current
+    running = not _time_up(state, now)
+    # Two voters at a time keep random play short: the first still voting may give any number
+    # to their next artist, the next one a vote of its own (so the secrecy check plays another
+    # seat's move against each of the first one's choices). Changed votes: the rules tests.
+    cast = {(voter, artist) for voter, artist, _ in rnd.votes}
+    pending = [next((a.seat for a in state.players if a.seat != v.seat and (v.seat, a.seat) not in cast), None)
+               for v in state.players]
+    voters = [(v.seat, artist) for v, artist in zip(state.players, pending)
+              if artist is not None and v.seat not in rnd.skipped]
+    ballots = {voter: [{"artist": artist, "subject": k} for k in SUBJECTS] for voter, artist in voters[:1]}
+    ballots |= {voter: [{"artist": artist, "subject": (voter + artist) % 3 + 1}] for voter, artist in voters[1:2]}
+    doodling = state.phase is Phase.DOODLE
+    moves = PHASES.legal(state, now, {
+        StartTimer: lambda *_: [{}],
+        SubjectCard: lambda *_: [{"words": ["stool", "chair", "bench"]}],
+        PencilsDown: lambda *_: [{}],
+        RestartTimer: lambda *_: [{}] if doodling else [],  # not once voting: random play moves on
+        ResumeTimer: lambda *_: [{}],
+        PauseTimer: lambda *_: [{}] if running else [],
+        Doodle: lambda state, seat, now: [{"doodle": f"M0 0 L{seat} {now:.0f}"}] if running else [],
+        Stroke: lambda state, seat, now: [{"stroke": f"M{seat} 0l1 {now:.0f}", "after": len(rnd.doodle(seat))}]
+        if running else [],
+        Vote: lambda state, seat, now: ballots.get(seat, []) if state.phase is Phase.VOTE or not running else [],
+        Skip: lambda *_: [],  # skipping a player: the rules tests
+        Reveal: lambda *_: [{"artist": state.players[rnd.revealed].seat}],
+        NextRound: lambda *_: [{"round": rnd.number + 1}],
+    })
+    # In the order random play's seeds were chosen with: the host's, the doodles, the votes.
+    order = ("start_timer", "pencils_down", "subject_card", "restart_timer", "resume_timer", "pause_timer",
+             "doodle", "vote")
+    return sorted(moves, key=lambda move: order.index(move[1]["type"]) if move[1]["type"] in order[:6]
+                  else 6 if move[1]["type"] in ("doodle", "stroke") else 7)
 
 
 # --- the score-only helper and the scoring API -------------------------------------------------
