@@ -986,7 +986,8 @@ PHASES = Phases(Phase, {
     Phase.SUBJECT: During(
         moves=(StartTimer, SubjectCard), prompts=_everyone,
         offered=lambda state: (StartTimer, SubjectCard) if state.options.subject_cards == "physical" else (StartTimer,),
-        repeats={NextRound: _started_already},
+        # A vote's own refusal (for one's own doodle) before the phase's, as before the table.
+        repeats={NextRound: _started_already, Vote: _same_vote},
         refusals={PauseTimer: NOT_STARTED, ResumeTimer: NOT_STARTED, RestartTimer: NOT_STARTED,
                   PencilsDown: NOT_STARTED, Doodle: _not_doodling_yet, Stroke: _not_doodling_yet,
                   Vote: VOTING_STARTS, Skip: SKIP_AWAITED, Reveal: REVEAL_AFTER_VOTES, NextRound: FINISH_REVEALING}),
