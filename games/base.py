@@ -33,6 +33,13 @@ languages needs, and its JSON Schema is the OpenAPI 3.1 dialect as it stands.
   ``viewer`` is a seat number, :data:`HOST` or :data:`TABLE` (``None``). The host and the table never
   see a secret before it is revealed; a seat sees its own secrets and the public facts. Every answer
   obeys the same rule, refusals included: a refusal's wording never depends on another seat's secret.
+- ``PHASES``: the phase machine as one table (:class:`Phases`, a :class:`During` per phase of the
+  game's ``Phase``): the moves each phase allows, the repeats it still takes, the one sentence it
+  says to any other move (the last phase's is :data:`GAME_OVER`), who may make each move, whom
+  the table awaits and who has something to see or do (:func:`prompted_seats`). ``ACTIONS``
+  takes it, so the dispatcher refuses a move of another phase before its handler runs; ``can``
+  (``PHASES.can``), ``waiting_for`` and ``legal_actions`` (``PHASES.legal``) read it.
+  tests/test_phases.py checks in random play that what ``can`` offers is what ``apply`` accepts.
 - ``waiting_for(state)``: the seats whose move the game waits for: each of them, or, where the
   module sets ``AWAITS_ANY_ONE = True`` (a team's move), any one of them (:func:`awaits_any_one`).
 - ``legal_actions(state, now)``: a sample of legal moves (for the contract test's random play; never
@@ -416,14 +423,15 @@ class Actions:
     """A game's moves: their models, read from JSON data in one step (a discriminated union), and
     the handler each one goes to. ``dispatch`` is the whole of an engine's ``apply``."""
 
-    def __init__(self, game_title: str, handlers: Mapping[type[Action], Handler]):
+    def __init__(self, game_title: str, handlers: Mapping[type[Action], Handler], phases: Phases | None = None):
         self.title = game_title
         self.handlers = dict(handlers)
         self.models: dict[str, type[Action]] = {}
         for model in self.handlers:
-            kind = typing.get_args(model.model_fields["type"].annotation)
-            assert len(kind) == 1, f"{model.__name__}.type must be one Literal"
-            self.models[kind[0]] = model
+            self.models[kind_of(model)] = model
+        self.phases = phases
+        if phases is not None:
+            phases.bind(self)
         union = typing.Union[tuple(self.models.values())]  # type: ignore[valid-type]  # noqa: UP007 - made at run time
         discriminated: Any = typing.Annotated[union, Field(discriminator="type")]
         self.adapter: TypeAdapter = TypeAdapter(discriminated)
@@ -446,9 +454,13 @@ class Actions:
             seat_of(list(players), actor)
 
     def dispatch(self, state: Any, actor: Any, raw: Any, now: float) -> Any:
-        """Read ``raw``, check who makes it, and hand it to its handler."""
+        """Read ``raw``, check who makes it and, for a game that declares its :class:`Phases`,
+        that the phase allows it (one refusal, here, for a move of another phase), and hand it to
+        its handler."""
         action = self.read(raw)
         self.check_actor(action, actor, state.players)
+        if self.phases is not None and not self.phases.admit(state, actor, action):
+            return state  # a repeat of what is in effect, arriving in a later phase
         return self.handlers[type(action)](state, actor, action, now)
 
     def _refusal(self, error: ValidationError, raw: Any) -> RuleError:
@@ -465,6 +477,173 @@ class Actions:
             return RuleError('%(game)s has no move called "%(move)s".', game=self.title, move=tag[:40])
         model = self.models.get(str(first["loc"][0])) if first["loc"] else None
         return field_refusal(first, model, first["loc"][1:], what="move")
+
+
+def kind_of(model: type[Action]) -> str:
+    """The ``type`` a move of ``model`` says it is (its one ``Literal``)."""
+    kind = typing.get_args(model.model_fields["type"].annotation)
+    assert len(kind) == 1, f"{model.__name__}.type must be one Literal"
+    return kind[0]
+
+
+# --- phases -------------------------------------------------------------------------------------
+
+GAME_OVER = N_("The game is over.")  # what every game's last phase says to any move
+
+
+def _nobody(state: Any) -> Iterable[int]:
+    return ()
+
+
+Refusal = str | Callable[[Any], object]  # a sentence, or a function that raises (or gives) the RuleError
+
+
+@dataclass(frozen=True)
+class During:
+    """One phase of a game, as its :class:`Phases` table declares it.
+
+    - ``moves``: the moves (action models) this phase allows. Any other is refused before its
+      handler runs, with ``refusals[model]`` or else ``refusal`` (the table must say why for each):
+      a sentence, or for a sentence that turns on the state (a count, an option), a function of
+      the state that gives (or raises) the RuleError.
+    - ``repeats``: moves of an earlier phase still taken here when they repeat what is in effect
+      (a phone sending its vote again once the reveal has begun), each with the test that says
+      so, ``repeats[model](state, actor, move)``: such a move changes nothing, any other is
+      refused as above. Never offered.
+    - ``offered(state)``: of ``moves``, those the table offers now, when that turns on more than
+      the phase (an option, the hourglass paused, nobody has claimed yet); default all of them.
+    - ``seats[model](state)``: the seats that may make that move now (boardgame.io's active
+      players: not the storyteller when the others vote, the control team's members); default
+      every seat, for a move by a seat or by anyone.
+    - ``awaits(state)``: the seats the table waits for (``waiting_for``); default none.
+    - ``prompts(state)``: the seats with something to see or do now (a secret word to read before
+      the hourglass, a doodle to draw while it runs), for a screen that prompts a seat without a
+      phone; default the awaited seats.
+
+    A move's own conditions for one seat ("the storyteller doesn't vote", "not your turn") stay
+    in its handler, which says them in the game's words.
+    """
+
+    moves: tuple[type[Action], ...] = ()
+    refusal: Refusal = ""
+    refusals: Mapping[type[Action], Refusal] = field(default_factory=dict)
+    repeats: Mapping[type[Action], Callable[[Any, Any, Any], bool]] = field(default_factory=dict)
+    offered: Callable[[Any], Iterable[type[Action]]] | None = None
+    seats: Mapping[type[Action], Callable[[Any], Iterable[int]]] = field(default_factory=dict)
+    awaits: Callable[[Any], Iterable[int]] = _nobody
+    prompts: Callable[[Any], Iterable[int]] | None = None
+
+    def refusal_of(self, model: type[Action], state: Any) -> RuleError:
+        """The one sentence this phase says to ``model``, a move it does not allow, in ``state``."""
+        refusal = self.refusals.get(model) or self.refusal
+        assert refusal, f"no sentence refuses {model.__name__} here"  # a repeat that always holds needs none
+        if isinstance(refusal, str):
+            return RuleError(refusal)
+        try:
+            made = refusal(state)
+        except RuleError as error:  # the function refuses with what it checks
+            return error
+        assert isinstance(made, RuleError), f"{refusal} gave no refusal"
+        return made
+
+
+def always(*_: Any) -> bool:
+    """A repeat's test that always holds: the move changes nothing once its phase is over."""
+    return True
+
+
+def refusal_after(check: Callable[[Any], None], msgid: str) -> Callable[[Any], RuleError]:
+    """A refusal that says first what ``check`` refuses (an option the move needs: the ink cards
+    in the app, doodles on phones), and otherwise ``msgid``."""
+    def refusal(state: Any) -> RuleError:
+        check(state)
+        return RuleError(msgid)
+    return refusal
+
+
+Sample = Callable[[Any, Any, float], Iterable[Mapping[str, Any]]]  # (state, actor, now) -> moves' fields
+
+
+class Phases:
+    """A game's phase machine as one table: for each phase of its ``Phase`` enum, a :class:`During`.
+
+    After boardgame.io's flow (``src/core/flow.ts``: each phase names its moves, and the one
+    dispatcher refuses the rest) rather than a guard at the top of every handler: what a screen
+    offers (``can``), whom the table waits for (``waiting_for``), whom a screen prompts, the moves
+    random play samples (``legal_actions``) and the refusal of a move out of its phase are all
+    read from here, so they cannot drift apart; the contract test (tests/test_phases.py) checks
+    that ``can`` is exactly what ``apply`` accepts."""
+
+    def __init__(self, phase: type[StrEnum], table: Mapping[Any, During]):
+        assert set(table) == set(phase), f"phases without a declaration: {set(phase) ^ set(table)}"
+        self.phase = phase
+        self.table = {phase(key): during for key, during in table.items()}
+        self.actions: Actions  # the game's moves, once they are bound (:meth:`bind`)
+
+    def bind(self, actions: Actions) -> None:
+        """Take the game's ``actions``, each of them allowed, or refused with a sentence, in every
+        phase (:class:`Actions` calls this with the moves it dispatches)."""
+        self.actions = actions
+        models = set(actions.models.values())
+        for key, during in self.table.items():
+            named = set(during.moves) | set(during.repeats) | set(during.refusals) | set(during.seats)
+            assert named <= models, f"{key}: moves {named - models} are not {actions.title}'s"
+            silent = {m.__name__ for m in models - set(during.moves) - set(during.repeats)
+                      if not (during.refusals.get(m) or during.refusal)}
+            assert not silent, f"{key}: no sentence refuses {sorted(silent)}"
+
+    def of(self, state: Any) -> During:
+        """The declaration of the phase ``state`` is in."""
+        return self.table[state.phase]
+
+    def admit(self, state: Any, actor: Any, action: Action) -> bool:
+        """Whether the phase takes ``action`` (True), takes it as a repeat that changes nothing
+        (False), or else the RuleError of its one refusal for a move of another phase."""
+        during = self.table[state.phase]
+        model = type(action)
+        if model in during.moves:
+            return True
+        repeat = during.repeats.get(model)
+        if repeat is not None and repeat(state, actor, action):
+            return False
+        raise during.refusal_of(model, state)
+
+    def waiting_for(self, state: Any) -> frozenset[int]:
+        """The seats the table waits for now."""
+        return frozenset(self.table[state.phase].awaits(state))
+
+    def prompts(self, state: Any) -> frozenset[int]:
+        """The seats with something to see or do now (the awaited ones unless the phase says)."""
+        during = self.table[state.phase]
+        return frozenset((during.prompts or during.awaits)(state))
+
+    def prompted(self, state: Any, seat: int) -> bool:
+        """Whether ``seat`` has something to see or do now."""
+        return seat in self.prompts(state)
+
+    def can(self, state: Any, viewer: Viewer) -> list[str]:
+        """The moves ``viewer`` may make now: the phase's moves on offer, by who makes each."""
+        during = self.table[state.phase]
+        offered = during.moves if during.offered is None else tuple(during.offered(state))
+        if is_number(viewer):
+            offered = tuple(m for m in offered if m not in during.seats or viewer in set(during.seats[m](state)))
+        return moves_for(self.actions, viewer, (kind_of(m) for m in offered))
+
+    def legal(self, state: Any, now: float, samples: Mapping[type[Action], Sample]) -> list[tuple[Actor, dict]]:
+        """A sample of the moves each actor may make now (for random play): of the moves ``can``
+        offers the actor, the fields ``samples[model](state, actor, now)`` gives."""
+        out: list[tuple[Actor, dict]] = []
+        for actor in (*(p.seat for p in state.players), HOST):
+            for kind in self.can(state, actor):
+                out.extend((actor, {"type": kind, **fields})
+                           for fields in samples[self.actions.models[kind]](state, actor, now))
+        return out
+
+
+def prompted_seats(engine: Any, state: Any) -> frozenset[int]:
+    """The seats with something to see or do in ``state`` (none for a game without ``PHASES``)."""
+    phases = getattr(engine, "PHASES", None)
+    return phases.prompts(state) if isinstance(phases, Phases) else frozenset()
 
 
 def field_refusal(first: Mapping[str, Any], model: type[BaseModel] | None, loc: Sequence[Any],
@@ -1033,6 +1212,9 @@ class Engine(Protocol):
 
     @property
     def REVEAL_PHASES(self) -> frozenset[str]: ...  # noqa: N802
+
+    @property
+    def PHASES(self) -> Phases: ...  # noqa: N802
 
     def player_range(self, options: Any) -> tuple[int, int]: ...
 

@@ -89,12 +89,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from games.base import Screens, View
 from games.base import (
+    Screens, View,
     N_,
     PhotoSlot, Photos,
-    HOST, LIMIT, MAX_PLAYERS, TABLE, options_json, Action, Actions, Bool, Declared, Exactly, GameOptions, Name, Player,
-    Reason, RuleError, Say, Score, Standings, Table, evolve, is_number, moves_for, once,
+    GAME_OVER, HOST, LIMIT, MAX_PLAYERS, TABLE, options_json, Action, Actions, Bool, Declared, During, Exactly,
+    GameOptions, Name, Phases, Player, Reason, RuleError, Say, Score, Standings, Table, evolve, is_number, once,
     ranking, read_model, read_options, require, seat_of, seated_at_the_end, seen_by, sum_points, table_envelope,
 )
 
@@ -407,9 +407,6 @@ def apply(state: State, actor: Any, action: Any, now: float = 0.0) -> State:
 
 
 def _claim(state: State, seat: int, action: Claim, now: float) -> State:
-    require(state.phase is not Phase.OVER, "The game is over.")
-    require(state.phase is not Phase.VOTING, "Everyone has already said where their card is: it is time to vote.")
-    require(state.phase in (Phase.CLAIMING, Phase.SETTLING), "This round is over: wait for the next one.")
     count = len(state.players)
     table = cards_on_table(count)
     if action.positions is not None:
@@ -443,9 +440,6 @@ def _claim(state: State, seat: int, action: Claim, now: float) -> State:
 
 
 def _vote(state: State, seat: int, action: Vote, now: float) -> State:
-    require(state.phase is not Phase.OVER, "The game is over.")
-    require(state.phase is not Phase.CLAIMING, "Wait until everyone has said where their card is.")
-    require(state.phase is Phase.VOTING, "The votes of this round are already revealed.")
     require(seat != state.storyteller, "The storyteller doesn't vote.")
     position = _on_table(action.position, cards_on_table(len(state.players)))
     require(position not in dict(state.claims)[seat], "You can't vote for your own card.")
@@ -502,25 +496,61 @@ def _standings(state: State) -> Standings:
 
 
 def _next_round(state: State, actor: Any, action: NextRound, now: float) -> State:
-    require(state.phase is not Phase.OVER, "The game is over.")
-    require(state.phase is Phase.REVEALED, "Finish this round first: the votes are not all in.")
     following = next_storyteller([p.seat for p in state.players], state.storyteller)
     return evolve(state, phase=Phase.CLAIMING, round=state.round + 1, storyteller=following,
                   claims=(), votes=())
 
 
 def _set_storyteller(state: State, actor: Any, action: SetStoryteller, now: float) -> State:
-    require(state.phase is not Phase.OVER, "The game is over.")
-    require(state.phase not in (Phase.REVEALED, Phase.SETTLING),
-            "Start the next round before choosing its storyteller.")
     require(any(p.seat == action.seat for p in state.players), "Nobody sits in that seat.")
     if action.seat == state.storyteller:
         return state
-    require(not state.claims, "The storyteller can't change once someone has said where their card is.")
+    require(not state.claims, STORYTELLER_KEPT)
     return evolve(state, storyteller=action.seat)
 
 
-ACTIONS = Actions(TITLE, {Claim: _claim, Vote: _vote, NextRound: _next_round, SetStoryteller: _set_storyteller})
+def _to_claim(state: State) -> list[int]:
+    done = dict(state.claims)
+    return [p.seat for p in state.players if p.seat not in done]
+
+
+def _voters(state: State) -> list[int]:
+    return [p.seat for p in state.players if p.seat != state.storyteller]
+
+
+def _to_vote(state: State) -> list[int]:
+    done = dict(state.votes)
+    return [seat for seat in _voters(state) if seat not in done]
+
+
+STORYTELLER_KEPT = N_("The storyteller can't change once someone has said where their card is.")
+NOT_ALL_IN = N_("Finish this round first: the votes are not all in.")
+VOTES_REVEALED = N_("The votes of this round are already revealed.")
+STORYTELLER_NEXT = N_("Start the next round before choosing its storyteller.")
+
+# The round: everyone claims (the host may change the storyteller until the first claim), then all
+# but the storyteller vote; two claims on one position are settled by their seats; the reveal.
+PHASES = Phases(Phase, {
+    Phase.CLAIMING: During(
+        moves=(Claim, SetStoryteller), awaits=_to_claim,
+        offered=lambda state: (Claim,) if state.claims else (Claim, SetStoryteller),
+        refusals={Vote: N_("Wait until everyone has said where their card is."), NextRound: NOT_ALL_IN}),
+    Phase.VOTING: During(
+        moves=(Vote,), seats={Vote: _voters}, awaits=_to_vote,
+        repeats={SetStoryteller: lambda state, host, action: action.seat == state.storyteller},
+        refusals={Claim: N_("Everyone has already said where their card is: it is time to vote."),
+                  NextRound: NOT_ALL_IN, SetStoryteller: STORYTELLER_KEPT}),
+    Phase.SETTLING: During(
+        moves=(Claim,), seats={Claim: lambda state: _colliding(state)}, awaits=lambda state: _colliding(state),
+        refusals={Vote: VOTES_REVEALED, NextRound: NOT_ALL_IN, SetStoryteller: STORYTELLER_NEXT}),
+    Phase.REVEALED: During(
+        moves=(NextRound,),
+        refusals={Claim: N_("This round is over: wait for the next one."), Vote: VOTES_REVEALED,
+                  SetStoryteller: STORYTELLER_NEXT}),
+    Phase.OVER: During(refusal=GAME_OVER),
+})
+ACTIONS = Actions(TITLE, {Claim: _claim, Vote: _vote, NextRound: _next_round, SetStoryteller: _set_storyteller},
+                  PHASES)
 
 LATE_ARRIVAL = N_("Between rounds: the new player sits between the last seat and the first, is dealt a "
                   "full hand and starts at 0 points; everyone refills to the hand this screen shows.")
@@ -528,7 +558,7 @@ LATE_ARRIVAL = N_("Between rounds: the new player sits between the last seat and
 
 def seat_joins(state: State, player: Player) -> State:
     """The game with a new player at the end of the seating order (reading 10), between rounds."""
-    require(state.phase is not Phase.OVER, "The game is over.")
+    require(state.phase is not Phase.OVER, GAME_OVER)
     require(state.phase is Phase.REVEALED,
             "A new player can join between rounds: after the reveal, before the next round starts.")
     players = seated_at_the_end(state.players, player, player_range(state.options)[1], TITLE)
@@ -545,30 +575,7 @@ def seat_joins(state: State, player: Player) -> State:
 def waiting_for(state: State) -> frozenset[int]:
     """The seats still to claim (everyone), to vote (everyone but the storyteller), or to claim
     again (the seats whose claims collide)."""
-    if state.phase is Phase.CLAIMING:
-        done = {seat for seat, _ in state.claims}
-        return frozenset(p.seat for p in state.players if p.seat not in done)
-    if state.phase is Phase.VOTING:
-        done = {seat for seat, _ in state.votes}
-        return frozenset(p.seat for p in state.players if p.seat != state.storyteller and p.seat not in done)
-    if state.phase is Phase.SETTLING:
-        return frozenset(_colliding(state))
-    return frozenset()
-
-
-def _can(state: State, viewer: Any) -> list[str]:
-    phase = state.phase
-    if phase is Phase.CLAIMING:
-        possible = ["claim"] + ([] if state.claims else ["set_storyteller"])
-    elif phase is Phase.VOTING:
-        possible = ["vote"] if viewer != state.storyteller else []
-    elif phase is Phase.SETTLING:
-        possible = ["claim"] if viewer in _colliding(state) else []
-    elif phase is Phase.REVEALED:
-        possible = ["next_round"]
-    else:
-        possible = []
-    return moves_for(ACTIONS, viewer, possible)
+    return PHASES.waiting_for(state)
 
 
 def view(state: State, viewer: Any) -> View:
@@ -586,7 +593,7 @@ def view(state: State, viewer: Any) -> View:
             "vote": dict(state.votes).get(seat),
         }
     return seen_by(once(state, "table_view", lambda: _table_view(state)), state.players, viewer, you,
-                   _can(state, viewer))
+                   PHASES.can(state, viewer))
 
 
 def _table_view(state: State) -> View:
@@ -706,37 +713,24 @@ def lobby_view(players: Sequence[Player], options: Any) -> dict:
 
 def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]]:
     """Every move that changes the state (claims, votes, the host's moves), for random play."""
-    if state.phase is Phase.OVER:
-        return []
-    if state.phase is Phase.REVEALED:
-        return [(HOST, {"type": "next_round"})]
+    return PHASES.legal(state, now, {Claim: _claims, Vote: _votes, NextRound: lambda state, host, now: [{}],
+                                     SetStoryteller: lambda state, host, now: [
+                                         {"seat": p.seat} for p in state.players if p.seat != state.storyteller]})
+
+
+def _claims(state: State, seat: int, now: float) -> list[dict]:
+    """The claims ``seat`` may make that change its own (not where it voted, when settling)."""
     count = len(state.players)
-    table = range(1, cards_on_table(count) + 1)
-    claims = dict(state.claims)
-    moves: list[tuple[int | str, dict]] = []
-    if state.phase in (Phase.CLAIMING, Phase.SETTLING):
-        votes = dict(state.votes)
-        colliding = _colliding(state)
-        for p in state.players:
-            if state.phase is Phase.SETTLING and p.seat not in colliding:
-                continue
-            free = [k for k in table if k != votes.get(p.seat)]
-            for positions in combinations(free, cards_played(count, p.seat == state.storyteller)):
-                if claims.get(p.seat) != positions:
-                    claim = {"position": positions[0]} if len(positions) == 1 else {"positions": list(positions)}
-                    moves.append((p.seat, {"type": "claim", **claim}))
-        if state.phase is Phase.CLAIMING and not claims:
-            moves.extend((HOST, {"type": "set_storyteller", "seat": p.seat})
-                         for p in state.players if p.seat != state.storyteller)
-    else:
-        votes = dict(state.votes)
-        for p in state.players:
-            if p.seat == state.storyteller:
-                continue
-            for k in table:
-                if k not in claims[p.seat] and votes.get(p.seat) != k:
-                    moves.append((p.seat, {"type": "vote", "position": k}))
-    return moves
+    mine, vote = dict(state.claims).get(seat), dict(state.votes).get(seat)
+    free = [k for k in range(1, cards_on_table(count) + 1) if k != vote]
+    return [{"position": positions[0]} if len(positions) == 1 else {"positions": list(positions)}
+            for positions in combinations(free, cards_played(count, seat == state.storyteller)) if positions != mine]
+
+
+def _votes(state: State, seat: int, now: float) -> list[dict]:
+    """The votes ``seat`` may cast that change its own (never for its own card)."""
+    mine, vote = dict(state.claims)[seat], dict(state.votes).get(seat)
+    return [{"position": k} for k in range(1, cards_on_table(len(state.players)) + 1) if k not in mine and k != vote]
 
 
 # --- the score-only helper and the scoring API -------------------------------------------------

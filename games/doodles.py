@@ -135,10 +135,11 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field
 
 from games import content
-from games.base import Screens, View
 from games.base import (
-    HOST, LIMIT, TABLE, Action, Actions, Bool, Declared, Exactly, Int, N_, Name, Player, Reason,
-    RuleError, Say, Score, Standings, Table, TieBreak, envelope, evolve, is_number, moves_for,
+    Screens, View,
+    always, refusal_after,
+    GAME_OVER, HOST, LIMIT, TABLE, Action, Actions, Bool, Declared, During, Exactly, Int, N_, Name,
+    Phases, Player, Reason, RuleError, Say, Score, Standings, Table, TieBreak, envelope, evolve, is_number,
     read_model, read_options, require, rng_for, seat_of, seated_at_the_end, sum_points,
 )
 from games.base import ranking as rank_sides
@@ -755,17 +756,10 @@ def _time_up(state: State, now: float) -> bool:
 
 
 def _start_timer(state: State, actor: Any, action: StartTimer, now: float) -> State:
-    require(state.phase is not Phase.OVER, "The game is over.")
-    if state.phase in (Phase.DOODLE, Phase.VOTE):
-        return state
-    require(state.phase is Phase.SUBJECT, "The doodling for this round is over.")
     return evolve(state, phase=Phase.DOODLE, deadline=now + state.options.timer_seconds, paused_remaining=None)
 
 
 def _pause_timer(state: State, actor: Any, action: PauseTimer, now: float) -> State:
-    require(state.phase is not Phase.OVER, "The game is over.")
-    require(state.phase is not Phase.SUBJECT, "The hourglass has not been started yet.")
-    require(state.phase is Phase.DOODLE, "The time is already up.")
     if state.paused_remaining is not None:
         return state
     require(not _time_up(state, now), "The time is already up.")
@@ -774,33 +768,27 @@ def _pause_timer(state: State, actor: Any, action: PauseTimer, now: float) -> St
 
 
 def _resume_timer(state: State, actor: Any, action: ResumeTimer, now: float) -> State:
-    require(state.phase is not Phase.OVER, "The game is over.")
-    require(state.phase is not Phase.SUBJECT, "The hourglass has not been started yet.")
-    require(state.phase is Phase.DOODLE, "The time is already up.")
     if state.paused_remaining is None:
         return state
     return evolve(state, deadline=now + state.paused_remaining, paused_remaining=None)
 
 
+def _no_votes_yet(state: State) -> bool:
+    return not state.current.votes and not state.current.skipped
+
+
 def _restart_timer(state: State, actor: Any, action: RestartTimer, now: float) -> State:
-    require(state.phase is not Phase.OVER, "The game is over.")
-    no_votes_yet = not state.current.votes and not state.current.skipped
-    require(state.phase in (Phase.SUBJECT, Phase.DOODLE) or (state.phase is Phase.VOTE and no_votes_yet),
-            "Voting has begun, so the hourglass can no longer be restarted.")
+    require(_no_votes_yet(state), "Voting has begun, so the hourglass can no longer be restarted.")
     return evolve(state, phase=Phase.DOODLE, deadline=now + state.options.timer_seconds, paused_remaining=None)
 
 
 def _pencils_down(state: State, actor: Any, action: PencilsDown, now: float) -> State:
-    require(state.phase is not Phase.OVER, "The game is over.")
-    if state.phase in (Phase.VOTE, Phase.REVEAL, Phase.SCORES):
-        return state
-    require(state.phase is Phase.DOODLE, "The hourglass has not been started yet.")
     deadline = now if state.deadline is None else min(state.deadline, now)
     return evolve(state, phase=Phase.VOTE, deadline=deadline, paused_remaining=None)
 
 
-def _subject_card(state: State, actor: Any, action: SubjectCard, now: float) -> State:
-    require(state.phase is not Phase.OVER, "The game is over.")
+def _card_words(state: State, action: SubjectCard) -> tuple[str, ...]:
+    """The subject card's words as the host typed them, or the RuleError that says what is wrong."""
     require(state.options.subject_cards == "physical",
             "The app deals the subject cards in this game, so there is nothing to type.")
     words = tuple(" ".join(w.split()) for w in action.words)
@@ -809,19 +797,25 @@ def _subject_card(state: State, actor: Any, action: SubjectCard, now: float) -> 
     require_plural(all(len(w) <= MAX_WORD_CHARS for w in words),
                    "A word on the subject card can be at most %(num)d character long.",
                    "A word on the subject card can be at most %(num)d characters long.", MAX_WORD_CHARS)
+    return words
+
+
+def _subject_card(state: State, actor: Any, action: SubjectCard, now: float) -> State:
+    words = _card_words(state, action)
     if words == state.current.subject_card:
         return state
-    require(state.phase is Phase.SUBJECT, "The subject card can only be set before the hourglass is started.")
     return evolve(state, current=evolve(state.current, subject_card=words))
+
+
+def _on_phone(state: State) -> None:
+    require(state.options.doodle_on_phone, "In this game the doodles are drawn on paper.")
 
 
 def _may_doodle(state: State, size: int, now: float) -> None:
     """What a doodle sent from a phone must meet (``size``: its characters, once changed)."""
-    require(state.phase is not Phase.OVER, "The game is over.")
-    require(state.options.doodle_on_phone, "In this game the doodles are drawn on paper.")
+    _on_phone(state)
     require(size <= MAX_DOODLE_CHARS, "That doodle is too large to keep.")
-    require(state.phase is not Phase.SUBJECT, "Wait for the hourglass before you start doodling.")
-    require(state.phase is Phase.DOODLE and not _time_up(state, now), "Pencils down: the time is up.")
+    require(not _time_up(state, now), "Pencils down: the time is up.")
 
 
 def _drawn(state: State, seat: int, doodle: str) -> State:
@@ -849,15 +843,16 @@ def _stroke(state: State, seat: int, action: Stroke, now: float) -> State:
     return _drawn(state, seat, mine + stroke)
 
 
-def _vote(state: State, voter: int, action: Vote, now: float) -> State:
+def _ballot(state: State, voter: int, action: Vote) -> tuple[int, int]:
+    """The artist a vote is for (a seat) and the subject it names, or the RuleError that says why not."""
     artist = state.players[_seat_index(state, action.artist)].seat
     require(artist != voter, "You can't vote for your own doodle.")
-    subject = action.subject
+    return artist, action.subject
+
+
+def _vote(state: State, voter: int, action: Vote, now: float) -> State:
+    artist, subject = _ballot(state, voter, action)
     rnd = state.current
-    if state.phase in (Phase.REVEAL, Phase.SCORES, Phase.OVER):
-        if rnd.vote(voter, artist) == subject:
-            return state
-        raise RuleError("Everyone has voted, so the votes can no longer be changed.")
     if _time_up(state, now):
         state = evolve(state, phase=Phase.VOTE)
     require(state.phase is Phase.VOTE or state.paused_remaining is None,
@@ -883,9 +878,8 @@ def _skip(state: State, actor: Any, action: Skip, now: float) -> State:
     """Reading 11: the seat votes no more this round; its votes cast are taken back."""
     seat = state.players[_seat_index(state, action.seat)].seat
     rnd = state.current
-    if seat in rnd.skipped and state.phase is not Phase.OVER:
+    if seat in rnd.skipped:
         return state
-    require(state.phase is not Phase.OVER, "The game is over.")
     if _time_up(state, now):
         state = evolve(state, phase=Phase.VOTE)
     require(state.phase is Phase.VOTE, "A player can be skipped only while their votes are awaited.")
@@ -897,16 +891,16 @@ def _skip(state: State, actor: Any, action: Skip, now: float) -> State:
     return _votes_in(evolve(state, current=rnd))
 
 
+def _revealed_already(state: State, host: Any, action: Reveal) -> bool:
+    """A repeated tap of the reveal: the artist it names is revealed already."""
+    return action.artist is not None and _seat_index(state, action.artist) < state.current.revealed
+
+
 def _reveal(state: State, actor: Any, action: Reveal, now: float) -> State:
     rnd, n = state.current, len(state.players)
-    artist = None
-    if action.artist is not None:
-        artist = _seat_index(state, action.artist)
-        if state.phase in (Phase.REVEAL, Phase.SCORES, Phase.OVER) and artist < rnd.revealed:
-            return state  # already revealed: a repeated tap changes nothing
-    require(state.phase is not Phase.OVER, "The game is over.")
-    require(state.phase in (Phase.REVEAL, Phase.SCORES), "The reveal starts once everyone has voted.")
-    require(rnd.revealed < n, "Every doodle of this round has been revealed.")
+    if _revealed_already(state, actor, action):
+        return state
+    artist = None if action.artist is None else _seat_index(state, action.artist)
     require(artist is None or artist == rnd.revealed, "The doodles are revealed in order: next is %(name)s.",
             name=state.players[rnd.revealed].name)
     state = evolve(state, current=evolve(rnd, revealed=rnd.revealed + 1))
@@ -915,17 +909,113 @@ def _reveal(state: State, actor: Any, action: Reveal, now: float) -> State:
     return state
 
 
+def _started_already(state: State, host: Any, action: NextRound) -> bool:
+    """A repeated tap of the next round: the round it names has started already."""
+    return action.round is not None and action.round <= state.current.number
+
+
 def _next_round(state: State, actor: Any, action: NextRound, now: float) -> State:
     number, target = state.current.number, action.round
     if target is not None:
         if target <= number:
             return state  # that round has already started
         require(target == number + 1, "The next round is round %(number)s.", number=number + 1)
-    require(state.phase is not Phase.OVER, "The game is over.")
-    require(state.phase is Phase.SCORES, "Finish revealing this round's doodles first.")
     return evolve(state, phase=Phase.SUBJECT, history=state.history + (state.current,),
                   current=_new_round(state.players, state.seed, state.options, number + 1),
                   deadline=None, paused_remaining=None)
+
+
+TIME_UP = N_("The time is already up.")
+NOT_STARTED = N_("The hourglass has not been started yet.")
+VOTING_BEGUN = N_("Voting has begun, so the hourglass can no longer be restarted.")
+PENCILS_DOWN = N_("Pencils down: the time is up.")
+VOTING_STARTS = N_("Voting starts when the time is up.")
+SKIP_AWAITED = N_("A player can be skipped only while their votes are awaited.")
+VOTES_LOCKED = N_("Everyone has voted, so the votes can no longer be changed.")
+REVEAL_AFTER_VOTES = N_("The reveal starts once everyone has voted.")
+ALL_REVEALED = N_("Every doodle of this round has been revealed.")
+FINISH_REVEALING = N_("Finish revealing this round's doodles first.")
+CARD_BEFORE_HOURGLASS = N_("The subject card can only be set before the hourglass is started.")
+
+
+_not_doodling_yet = refusal_after(_on_phone, N_("Wait for the hourglass before you start doodling."))
+_pencils_are_down = refusal_after(_on_phone, PENCILS_DOWN)
+
+
+def _same_card(state: State, host: Any, action: SubjectCard) -> bool:
+    return _card_words(state, action) == state.current.subject_card
+
+
+def _same_vote(state: State, voter: int, action: Vote) -> bool:
+    artist, subject = _ballot(state, voter, action)
+    return state.current.vote(voter, artist) == subject
+
+
+def _skipped(state: State, host: Any, action: Skip) -> bool:
+    return state.players[_seat_index(state, action.seat)].seat in state.current.skipped
+
+
+def _voters(state: State) -> list[int]:
+    return [p.seat for p in state.players if p.seat not in state.current.skipped]
+
+
+def _doodling(state: State) -> list[type[Action]]:
+    """The moves of the doodling: the hourglass's, and while it runs the phones' doodles and the
+    votes (accepted as soon as the deadline passes, which only the clock knows)."""
+    if state.paused_remaining is not None:
+        return [ResumeTimer, RestartTimer, PencilsDown]
+    on_phone: list[type[Action]] = [Doodle, Stroke] if state.options.doodle_on_phone else []
+    return [PauseTimer, RestartTimer, PencilsDown, Vote, *on_phone]
+
+
+def _everyone(state: State) -> list[int]:
+    return [p.seat for p in state.players]
+
+
+def _to_vote(state: State) -> list[int]:
+    return [p.seat for p in state.players if not _all_voted(state, state.current, p.seat)]
+
+
+# Once everyone has voted (the reveal, the round's scores): what a late tap gets.
+VOTED_REPEATS: dict[type[Action], Any] = {PencilsDown: always, SubjectCard: _same_card, Vote: _same_vote, Skip: _skipped}
+VOTED_REFUSALS: dict[type[Action], Any] = {StartTimer: N_("The doodling for this round is over."), PauseTimer: TIME_UP, ResumeTimer: TIME_UP,
+                  RestartTimer: VOTING_BEGUN, SubjectCard: CARD_BEFORE_HOURGLASS, Doodle: _pencils_are_down,
+                  Stroke: _pencils_are_down, Vote: VOTES_LOCKED, Skip: SKIP_AWAITED}
+
+# The round: the subject card shown (each player reads their secret subject), the hourglass (the
+# doodling), the votes, the reveal artist by artist, the round's scores.
+PHASES = Phases(Phase, {
+    Phase.SUBJECT: During(
+        moves=(StartTimer, SubjectCard), prompts=_everyone,
+        offered=lambda state: (StartTimer, SubjectCard) if state.options.subject_cards == "physical" else (StartTimer,),
+        # A vote's own refusal (for one's own doodle) before the phase's, as before the table.
+        repeats={NextRound: _started_already, Vote: _same_vote},
+        refusals={PauseTimer: NOT_STARTED, ResumeTimer: NOT_STARTED, RestartTimer: NOT_STARTED,
+                  PencilsDown: NOT_STARTED, Doodle: _not_doodling_yet, Stroke: _not_doodling_yet,
+                  Vote: VOTING_STARTS, Skip: SKIP_AWAITED, Reveal: REVEAL_AFTER_VOTES, NextRound: FINISH_REVEALING}),
+    Phase.DOODLE: During(
+        moves=(PauseTimer, ResumeTimer, RestartTimer, PencilsDown, Doodle, Stroke, Vote, Skip),
+        offered=_doodling, seats={Vote: _voters}, prompts=lambda state: _everyone(state) if (
+            state.options.doodle_on_phone) else (),
+        repeats={StartTimer: always, SubjectCard: _same_card, NextRound: _started_already},
+        refusals={SubjectCard: CARD_BEFORE_HOURGLASS, Reveal: REVEAL_AFTER_VOTES, NextRound: FINISH_REVEALING}),
+    Phase.VOTE: During(
+        moves=(RestartTimer, Vote, Skip), awaits=_to_vote, seats={Vote: _voters},
+        offered=lambda state: (RestartTimer, Vote, Skip) if _no_votes_yet(state) else (Vote, Skip),
+        repeats={StartTimer: always, PencilsDown: always, SubjectCard: _same_card, NextRound: _started_already},
+        refusals={PauseTimer: TIME_UP, ResumeTimer: TIME_UP, SubjectCard: CARD_BEFORE_HOURGLASS,
+                  Doodle: _pencils_are_down, Stroke: _pencils_are_down, Reveal: REVEAL_AFTER_VOTES,
+                  NextRound: FINISH_REVEALING}),
+    Phase.REVEAL: During(
+        moves=(Reveal,), repeats={**VOTED_REPEATS, NextRound: _started_already},
+        refusals={**VOTED_REFUSALS, NextRound: FINISH_REVEALING}),
+    Phase.SCORES: During(
+        moves=(NextRound,), repeats={**VOTED_REPEATS, Reveal: _revealed_already},
+        refusals={**VOTED_REFUSALS, Reveal: ALL_REVEALED}),
+    Phase.OVER: During(
+        refusal=GAME_OVER, refusals={Vote: VOTES_LOCKED},
+        repeats={Vote: _same_vote, Reveal: _revealed_already, NextRound: _started_already}),
+})
 
 
 ACTIONS = Actions(TITLE, {
@@ -941,7 +1031,7 @@ ACTIONS = Actions(TITLE, {
     Skip: _skip,
     Reveal: _reveal,
     NextRound: _next_round,
-})
+}, PHASES)
 
 LATE_ARRIVAL = N_("Before the hourglass is turned: the new player sits between the last seat and the "
                   "first, draws a subject token like everyone and starts at 0 points.")
@@ -963,29 +1053,7 @@ def seat_joins(state: State, player: Player) -> State:
 
 def waiting_for(state: State) -> frozenset[int]:
     """The seats still to vote; during the other phases the game waits for the host or the timer."""
-    if state.phase is not Phase.VOTE:
-        return frozenset()
-    return frozenset(p.seat for p in state.players if not _all_voted(state, state.current, p.seat))
-
-
-def _can(state: State, viewer: Any) -> list[str]:
-    """The moves ``viewer`` may make now. In the doodle phase a seat's ``vote`` is listed too: it is
-    accepted as soon as the deadline passes, which only the clock knows."""
-    phase, possible = state.phase, []
-    if phase is Phase.SUBJECT:
-        possible = ["start_timer"] + (["subject_card"] if state.options.subject_cards == "physical" else [])
-    elif phase is Phase.DOODLE:
-        paused = state.paused_remaining is not None
-        possible = ["resume_timer" if paused else "pause_timer", "restart_timer", "pencils_down"]
-        if not paused:
-            possible += ["vote"] + (["doodle", "stroke"] if state.options.doodle_on_phone else [])
-    elif phase is Phase.VOTE:
-        possible = ["vote", "skip"] + ([] if state.current.votes or state.current.skipped else ["restart_timer"])
-    elif phase is Phase.REVEAL:
-        possible = ["reveal"]
-    elif phase is Phase.SCORES:
-        possible = ["next_round"]
-    return moves_for(ACTIONS, viewer, possible)
+    return PHASES.waiting_for(state)
 
 
 def _word(rnd: Round, subject: int) -> str | None:
@@ -1127,7 +1195,7 @@ def view(state: State, viewer: Any) -> View:
     by_name = {p.name: p.seat for p in state.players}
     return envelope(game=NAME, title=TITLE, phase=phase, players=state.players,
                     scores={by_name[name]: total for name, total in standing.totals.items()}, viewer=viewer,
-                    you=you, can=_can(state, viewer), waiting_for=waiting_for(state),
+                    you=you, can=PHASES.can(state, viewer), waiting_for=waiting_for(state),
                     winners=standing.winners if over else (), player_facts=facts, **details)
 
 
@@ -1157,43 +1225,39 @@ def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]
     """A sample of legal moves at time ``now``, for random play: the host's, a doodle per seat,
     and the votes of two voters at a time."""
     now = _clock(now)
-    moves: list[tuple[int | str, dict]] = []
-    rnd, phase = state.current, state.phase
-    if phase is Phase.SUBJECT:
-        moves.append((HOST, {"type": "start_timer"}))
-        if state.options.subject_cards == "physical":
-            moves.append((HOST, {"type": "subject_card", "words": ["stool", "chair", "bench"]}))
-    elif phase is Phase.DOODLE:
-        moves.append((HOST, {"type": "pencils_down"}))
-        moves.append((HOST, {"type": "restart_timer"}))
-        if state.paused_remaining is not None:
-            moves.append((HOST, {"type": "resume_timer"}))
-        elif not _time_up(state, now):
-            moves.append((HOST, {"type": "pause_timer"}))
-            if state.options.doodle_on_phone:
-                for p in state.players:
-                    moves.append((p.seat, {"type": "doodle", "doodle": f"M0 0 L{p.seat} {now:.0f}"}))
-                    moves.append((p.seat, {"type": "stroke", "stroke": f"M{p.seat} 0l1 {now:.0f}",
-                                           "after": len(rnd.doodle(p.seat))}))
-    if phase is Phase.VOTE or _time_up(state, now):
-        # Two voters at a time keep random play short: the first still voting may give any number
-        # to their next artist, the next one a vote of its own (so the secrecy check plays another
-        # seat's move against each of the first one's choices). Changed votes: the rules tests.
-        cast = {(voter, artist) for voter, artist, _ in rnd.votes}
-        pending = [next((a.seat for a in state.players if a.seat != v.seat and (v.seat, a.seat) not in cast), None)
-                   for v in state.players]
-        voters = [(v.seat, artist) for v, artist in zip(state.players, pending)
-                  if artist is not None and v.seat not in rnd.skipped]
-        for voter, artist in voters[:1]:
-            moves.extend((voter, {"type": "vote", "artist": artist, "subject": k}) for k in SUBJECTS)
-        for voter, artist in voters[1:2]:
-            moves.append((voter, {"type": "vote", "artist": artist, "subject": (voter + artist) % 3 + 1}))
-    elif phase is Phase.REVEAL:
-        # Naming the artist (and below, the round) makes a repeated tap harmless.
-        moves.append((HOST, {"type": "reveal", "artist": state.players[rnd.revealed].seat}))
-    elif phase is Phase.SCORES:
-        moves.append((HOST, {"type": "next_round", "round": rnd.number + 1}))
-    return moves
+    rnd = state.current
+    running = not _time_up(state, now)
+    # Two voters at a time keep random play short: the first still voting may give any number
+    # to their next artist, the next one a vote of its own (so the secrecy check plays another
+    # seat's move against each of the first one's choices). Changed votes: the rules tests.
+    cast = {(voter, artist) for voter, artist, _ in rnd.votes}
+    pending = [next((a.seat for a in state.players if a.seat != v.seat and (v.seat, a.seat) not in cast), None)
+               for v in state.players]
+    voters = [(v.seat, artist) for v, artist in zip(state.players, pending)
+              if artist is not None and v.seat not in rnd.skipped]
+    ballots = {voter: [{"artist": artist, "subject": k} for k in SUBJECTS] for voter, artist in voters[:1]}
+    ballots |= {voter: [{"artist": artist, "subject": (voter + artist) % 3 + 1}] for voter, artist in voters[1:2]}
+    doodling = state.phase is Phase.DOODLE
+    moves = PHASES.legal(state, now, {
+        StartTimer: lambda *_: [{}],
+        SubjectCard: lambda *_: [{"words": ["stool", "chair", "bench"]}],
+        PencilsDown: lambda *_: [{}],
+        RestartTimer: lambda *_: [{}] if doodling else [],  # not once voting: random play moves on
+        ResumeTimer: lambda *_: [{}],
+        PauseTimer: lambda *_: [{}] if running else [],
+        Doodle: lambda state, seat, now: [{"doodle": f"M0 0 L{seat} {now:.0f}"}] if running else [],
+        Stroke: lambda state, seat, now: [{"stroke": f"M{seat} 0l1 {now:.0f}", "after": len(rnd.doodle(seat))}]
+        if running else [],
+        Vote: lambda state, seat, now: ballots.get(seat, []) if state.phase is Phase.VOTE or not running else [],
+        Skip: lambda *_: [],  # skipping a player: the rules tests
+        Reveal: lambda *_: [{"artist": state.players[rnd.revealed].seat}],
+        NextRound: lambda *_: [{"round": rnd.number + 1}],
+    })
+    # In the order random play's seeds were chosen with: the host's, the doodles, the votes.
+    order = ("start_timer", "pencils_down", "subject_card", "restart_timer", "resume_timer", "pause_timer",
+             "doodle", "vote")
+    return sorted(moves, key=lambda move: order.index(move[1]["type"]) if move[1]["type"] in order[:6]
+                  else 6 if move[1]["type"] in ("doodle", "stroke") else 7)
 
 
 # --- the score-only helper and the scoring API -------------------------------------------------

@@ -87,11 +87,12 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BeforeValidator, ConfigDict, Field, model_validator
 
 from games import content
-from games.base import Screens, View
 from games.base import (
-    HOST, LIMIT, TABLE, Action, Actions, Declared, N_, Name, Player, Reason,
-    RuleError, Say, Score, Seat, Standings, Table, TieBreak, envelope, evolve, is_number,
-    moves_for, ranking, read_model, read_options, require, rng_for, seat_of, sum_points,
+    Screens, View,
+    always, refusal_after,
+    GAME_OVER, HOST, LIMIT, TABLE, Action, Actions, Declared, During, N_, Name, Phases, Player,
+    Reason, RuleError, Say, Score, Seat, Standings, Table, TieBreak, envelope, evolve, is_number, ranking,
+    read_model, read_options, require, rng_for, seat_of, sum_points,
 )
 from games.base import Deck, OwnCardLines, public_options, OwnCards, OwnCardsOptions, deck_field, own_cards_field, own_deck
 from games.base import require_plural
@@ -922,11 +923,7 @@ def _score(state: State) -> Score:
 
 def waiting_for(state: State) -> frozenset[int]:
     """The seats still to finish arranging, guessing or choosing cards to put back."""
-    if state.phase in (Phase.ARRANGE, Phase.GUESS):
-        return frozenset(p.seat for p in state.players if p.seat not in state.finished)
-    if state.phase is Phase.DRAW:
-        return frozenset(p.seat for p in state.players if p.seat not in state.put_back_of)
-    return frozenset()
+    return PHASES.waiting_for(state)
 
 
 # --- live play: the moves -----------------------------------------------------------------------
@@ -937,26 +934,26 @@ def apply(state: State, actor: Any, action: Any, now: float = 0.0) -> State:
     return ACTIONS.dispatch(state, actor, action, now)
 
 
-def _arrange(state: State, seat: int, action: Arrange, now: float) -> State:
-    require(state.phase is not Phase.OVER, "The game is over.")
+def _virtual(state: State) -> None:
     require(state.virtual, "In this game the ink cards are on the table, not in the app.")
+
+
+def _arrange(state: State, seat: int, action: Arrange, now: float) -> State:
+    _virtual(state)
     hand = state.hand_of[seat]
     for item in action.cards:
         require(item.card in hand, "That ink card is not in your hand.")
     placements = tuple(Placement(c.card, float(c.x), float(c.y), float(c.rotation) % 360, c.face_down)
                        for c in action.cards)
     require(len({p.card for p in placements}) == len(placements), "Each ink card can be laid out only once.")
-    if state.phase is Phase.ARRANGE and state.arrangement_of[seat] == placements:
+    if state.arrangement_of[seat] == placements:
         return state
-    if state.phase in (Phase.GUESS, Phase.DRAW):
-        raise RuleError("The arrangements stay as they are until the next round.")
-    require(state.phase is Phase.ARRANGE, "The three rounds are over.")
     return evolve(state, arrangement_of={**state.arrangement_of, seat: placements})
 
 
 def _finish_arranging(state: State, seat: int, action: FinishArranging, now: float) -> State:
-    if state.phase is not Phase.ARRANGE or seat in state.finished:
-        return state  # this round's arranging is already done
+    if seat in state.finished:
+        return state  # this seat's arranging is already done
     finished = state.finished | {seat}
     if len(finished) == len(state.players):
         return evolve(state, phase=Phase.GUESS, finished=frozenset())
@@ -964,12 +961,8 @@ def _finish_arranging(state: State, seat: int, action: FinishArranging, now: flo
 
 
 def _guess(state: State, seat: int, action: Guess, now: float) -> State:
-    require(state.phase is not Phase.OVER, "The game is over.")
     neighbour = _neighbour(state, seat, action.neighbour)
     word = action.word
-    require(state.phase is not Phase.ARRANGE, "Guessing starts once everyone has arranged their ink cards.")
-    require(state.phase is not Phase.DRAW, "The guessing is over for this round.")
-    require(state.phase is Phase.GUESS, "The guessing is over.")
     name = _name(state)[neighbour]
     sheet = state.sheet_of[seat][neighbour]
     form = normalize_word(word)
@@ -996,10 +989,7 @@ def _guess(state: State, seat: int, action: Guess, now: float) -> State:
 
 
 def _finish_guessing(state: State, seat: int, action: FinishGuessing, now: float) -> State:
-    if state.phase is Phase.ARRANGE:
-        require(state.round > 1, "Guessing starts once everyone has arranged their ink cards.")
-        return state  # the last round's guessing is already done
-    if state.phase is not Phase.GUESS or seat in state.finished:
+    if seat in state.finished:
         return state
     finished = state.finished | {seat}
     if len(finished) < len(state.players):
@@ -1011,16 +1001,15 @@ def _finish_guessing(state: State, seat: int, action: FinishGuessing, now: float
     return evolve(state, phase=Phase.ARRANGE, round=state.round + 1, finished=frozenset())
 
 
-def _put_back(state: State, seat: int, action: PutBack, now: float) -> State:
-    require(state.phase is not Phase.OVER, "The game is over.")
-    require(state.virtual, "In this game the ink cards are on the table, not in the app.")
+def _put_back_choice(state: State, action: PutBack) -> tuple[int, ...]:
+    """The ink cards a seat puts back, or the RuleError that says what is wrong."""
+    _virtual(state)
     require(len(set(action.cards)) == len(action.cards), "Choose different ink cards to put back.")
-    choice = tuple(sorted(action.cards))
-    if state.phase is Phase.ARRANGE and state.round > 1:
-        if state.last_put_back_of[seat] == choice:
-            return state  # that choice was already carried out
-        raise RuleError("The ink cards have already been drawn for this round.")
-    require(state.phase is Phase.DRAW, "You put back ink cards after the guessing of the first and second rounds.")
+    return tuple(sorted(action.cards))
+
+
+def _put_back(state: State, seat: int, action: PutBack, now: float) -> State:
+    choice = _put_back_choice(state, action)
     require(all(c in state.hand_of[seat] for c in choice), "That ink card is not in your hand.")
     if state.put_back_of.get(seat) == choice:
         return state
@@ -1065,13 +1054,7 @@ def _review_line(state: State, guesser: int, neighbour: int, slot: int) -> Line:
     return line
 
 
-def _in_review(state: State) -> None:
-    require(state.phase is not Phase.OVER, "The scores are final.")
-    require(state.phase is Phase.REVIEW, "Near misses are accepted once the clue cards are revealed.")
-
-
 def _accept(state: State, actor: Any, action: Accept, now: float) -> State:
-    _in_review(state)
     guesser, neighbour, slot = action.guesser, action.neighbour, action.slot
     guess = _review_line(state, guesser, neighbour, slot).word
     name = _name(state)
@@ -1096,7 +1079,6 @@ def _accept(state: State, actor: Any, action: Accept, now: float) -> State:
 
 
 def _unaccept(state: State, actor: Any, action: Unaccept, now: float) -> State:
-    _in_review(state)
     guesser, neighbour, slot = action.guesser, action.neighbour, action.slot
     _review_line(state, guesser, neighbour, slot)
     kept = tuple(a for a in state.accepted if (a.guesser, a.neighbour, a.slot) != (guesser, neighbour, slot))
@@ -1104,12 +1086,61 @@ def _unaccept(state: State, actor: Any, action: Unaccept, now: float) -> State:
 
 
 def _confirm_scores(state: State, actor: Any, action: ConfirmScores, now: float) -> State:
-    if state.phase is Phase.OVER:
-        return state
-    require(state.phase is Phase.REVIEW, "The scores are confirmed after the third round.")
     return evolve(state, phase=Phase.OVER)
 
 
+def _drawn_already(state: State, seat: int, action: PutBack) -> bool:
+    """The choice of cards to put back again, once the cards have been drawn with it."""
+    choice = _put_back_choice(state, action)
+    return state.round > 1 and state.last_put_back_of.get(seat) == choice
+
+
+def _put_back_refused(state: State) -> RuleError:
+    _virtual(state)
+    if state.phase is Phase.ARRANGE and state.round > 1:
+        return RuleError("The ink cards have already been drawn for this round.")
+    return RuleError("You put back ink cards after the guessing of the first and second rounds.")
+
+
+_arrangements_stay = refusal_after(_virtual, N_("The arrangements stay as they are until the next round."))
+_rounds_over = refusal_after(_virtual, N_("The three rounds are over."))
+
+
+def _not_finished(state: State) -> list[int]:
+    return [p.seat for p in state.players if p.seat not in state.finished]
+
+
+GUESSING_STARTS = N_("Guessing starts once everyone has arranged their ink cards.")
+NEAR_MISSES_LATER = N_("Near misses are accepted once the clue cards are revealed.")
+CONFIRMED_LATER = N_("The scores are confirmed after the third round.")
+SCORES_FINAL = N_("The scores are final.")
+# What the round's moves get once the round has moved on: a finish again changes nothing.
+LATER: dict[type[Action], Any] = {Accept: NEAR_MISSES_LATER, Unaccept: NEAR_MISSES_LATER, ConfirmScores: CONFIRMED_LATER,
+         PutBack: _put_back_refused}
+
+# A round: everyone arranges their ink cards, guesses their neighbours' words, then (with the
+# app's cards, after the first and second rounds) puts back cards and draws; after the third, the
+# review of the near misses and the scores confirmed.
+PHASES = Phases(Phase, {
+    Phase.ARRANGE: During(
+        moves=(FinishArranging, Arrange), awaits=_not_finished, seats={FinishArranging: _not_finished},
+        offered=lambda state: (FinishArranging, Arrange) if state.virtual else (FinishArranging,),
+        repeats={FinishGuessing: lambda state, seat, action: state.round > 1, PutBack: _drawn_already},
+        refusals={**LATER, Guess: GUESSING_STARTS, FinishGuessing: GUESSING_STARTS}),
+    Phase.GUESS: During(
+        moves=(FinishGuessing, Guess), awaits=_not_finished, seats={FinishGuessing: _not_finished},
+        repeats={FinishArranging: always}, refusals={**LATER, Arrange: _arrangements_stay}),
+    Phase.DRAW: During(
+        moves=(PutBack,), awaits=lambda state: [p.seat for p in state.players if p.seat not in state.put_back_of],
+        repeats={FinishArranging: always, FinishGuessing: always},
+        refusals={**LATER, Arrange: _arrangements_stay, Guess: N_("The guessing is over for this round.")}),
+    Phase.REVIEW: During(
+        moves=(Accept, Unaccept, ConfirmScores), repeats={FinishArranging: always, FinishGuessing: always},
+        refusals={**LATER, Arrange: _rounds_over, Guess: N_("The guessing is over.")}),
+    Phase.OVER: During(
+        refusal=GAME_OVER, refusals={Accept: SCORES_FINAL, Unaccept: SCORES_FINAL},
+        repeats={FinishArranging: always, FinishGuessing: always, ConfirmScores: always}),
+})
 ACTIONS = Actions(TITLE, {
     Arrange: _arrange,
     FinishArranging: _finish_arranging,
@@ -1119,58 +1150,70 @@ ACTIONS = Actions(TITLE, {
     Accept: _accept,
     Unaccept: _unaccept,
     ConfirmScores: _confirm_scores,
-})
+}, PHASES)
 
 
 def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]]:
-    """A sample of legal moves that change the state, for random play."""
-    moves: list[tuple[int | str, dict]] = []
-    for p in state.players:
-        seat = p.seat
-        if state.phase is Phase.ARRANGE and seat not in state.finished:
-            moves.append((seat, {"type": "finish_arranging"}))
-            if state.virtual and state.hand_of[seat]:
-                cards = [{"card": c, "x": 10.0 * k, "y": 50.0, "rotation": 90 * (k % 2), "face_down": k == 2}
-                         for k, c in enumerate(state.hand_of[seat][:4])]
-                moves.append((seat, {"type": "arrange", "cards": cards}))
-        elif state.phase is Phase.GUESS and seat not in state.finished:
-            moves.append((seat, {"type": "finish_guessing"}))
-            for neighbour, sheet in state.sheet_of[seat].items():
-                used = len(_written(sheet))
-                if used < GUESSES_PER_NEIGHBOUR:
-                    moves.append((seat, {"type": "guess", "neighbour": neighbour, "word": f"word{state.round}{used}"}))
-        elif state.phase is Phase.DRAW and seat not in state.put_back_of:
-            hand = state.hand_of[seat]
-            moves.extend((seat, {"type": "put_back", "cards": list(hand[:k])}) for k in range(MAX_PUT_BACK + 1))
-    if state.phase is Phase.REVIEW:
-        moves.append((HOST, {"type": "confirm_scores"}))
-        name = _name(state)
-        marked = _score(state).facts["marked_guesses"]
-        for guesser, columns in state.sheet_of.items():
-            for neighbour, sheet in columns.items():
-                marks = marked[name[guesser]][name[neighbour]]
-                for (slot, _), mark in zip(_written(sheet), marks):
-                    line = {"guesser": guesser, "neighbour": neighbour, "slot": slot}
-                    if mark["near_miss"]:
-                        moves.append((HOST, {"type": "accept", **line, "clue": mark["near_miss"]}))
-                    elif mark["accepted"]:
-                        moves.append((HOST, {"type": "unaccept", **line}))
-    return moves
+    """A sample of legal moves that change the state, for random play: a seat's while it has not
+    finished, and the host's rulings on the near misses and accepted guesses."""
+
+    def arranged(state: State, seat: int, now: float) -> list[dict]:
+        cards = [{"card": c, "x": 10.0 * k, "y": 50.0, "rotation": 90 * (k % 2), "face_down": k == 2}
+                 for k, c in enumerate(state.hand_of[seat][:4])]
+        return [{"cards": cards}] if cards else []
+
+    def guesses(state: State, seat: int, now: float) -> list[dict]:
+        """A new guess for each neighbour with room; for a full sheet, another word on a line of this
+        round (one only, once the seat has finished: it may still change its mind)."""
+        out = []
+        for neighbour, sheet in state.sheet_of[seat].items():
+            used = len(_written(sheet))
+            if used < GUESSES_PER_NEIGHBOUR:
+                out.append({"neighbour": neighbour, "word": f"word{state.round}{used}"})
+            else:
+                out += [{"neighbour": neighbour, "slot": k + 1, "word": f"again{state.round}{k}"}
+                        for k, line in enumerate(sheet) if line and line.round == state.round][:1]
+        return out[:1] if seat in state.finished else out
+
+    def put_back(state: State, seat: int, now: float) -> list[dict]:
+        hand = state.hand_of[seat]
+        return [] if seat in state.put_back_of else [{"cards": list(hand[:k])} for k in range(MAX_PUT_BACK + 1)]
+
+    def rulings(accepted: bool) -> Any:
+        def lines(state: State, host: Any, now: float) -> list[dict]:
+            name, out = _name(state), []
+            marked = _score(state).facts["marked_guesses"]
+            for guesser, columns in state.sheet_of.items():
+                for neighbour, sheet in columns.items():
+                    for (slot, _), mark in zip(_written(sheet), marked[name[guesser]][name[neighbour]]):
+                        line = {"guesser": guesser, "neighbour": neighbour, "slot": slot}
+                        if mark["near_miss"] and not accepted:
+                            out.append({**line, "clue": mark["near_miss"]})
+                        elif mark["accepted"] and accepted and not mark["near_miss"]:
+                            out.append(line)
+            return out or ([] if accepted else _any_ruling(state))
+        return lines
+
+    return PHASES.legal(state, now, {
+        FinishArranging: lambda *_: [{}], Arrange: arranged, FinishGuessing: lambda *_: [{}], Guess: guesses,
+        PutBack: put_back, ConfirmScores: lambda *_: [{}], Accept: rulings(False), Unaccept: rulings(True)})
 
 
 # --- what leaves the engine ---------------------------------------------------------------------
 
 
-def _possible(state: State, viewer: Any) -> list[str]:
-    phase = state.phase
-    if phase is Phase.ARRANGE:
-        return (["arrange"] if state.virtual else []) + ([] if viewer in state.finished else ["finish_arranging"])
-    if phase is Phase.GUESS:
-        return ["guess"] + ([] if viewer in state.finished else ["finish_guessing"])
-    if phase is Phase.DRAW:
-        return ["put_back"]
-    if phase is Phase.REVIEW:
-        return ["accept", "unaccept", "confirm_scores"]
+def _any_ruling(state: State) -> list[dict]:
+    """A wrong guess the host may still accept as a clue word (the host judges near misses, the
+    app only suggests them): the first one found, for random play when no near miss is suggested."""
+    for guesser, columns in state.sheet_of.items():
+        for neighbour, sheet in columns.items():
+            card, written = dict(state.clue_card_of[neighbour]), _written(sheet)
+            rulings = _rulings(state, guesser, neighbour)
+            taken = {w for k, line in written for w in card if matches(line.word, w) or rulings.get(k) == w}
+            for slot, line in written:
+                free = [w for w in card if w not in taken]
+                if free and not any(matches(line.word, w) for w in card) and slot not in rulings:
+                    return [{"guesser": guesser, "neighbour": neighbour, "slot": slot, "clue": free[0]}]
     return []
 
 
@@ -1321,7 +1364,7 @@ def view(state: State, viewer: Any) -> View:
     by_name = {p.name: p.seat for p in state.players}
     return envelope(game=NAME, title=TITLE, phase=phase, players=state.players,
                     scores={by_name[n]: t for n, t in standing.totals.items()}, viewer=viewer, you=you,
-                    can=moves_for(ACTIONS, viewer, _possible(state, viewer)), waiting_for=waiting_for(state),
+                    can=PHASES.can(state, viewer), waiting_for=waiting_for(state),
                     winners=standing.winners if phase is Phase.OVER else (), player_facts=facts, **details)
 
 

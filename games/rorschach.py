@@ -101,10 +101,11 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import ConfigDict, Field
 
 from games import content, inkblots
-from games.base import Screens, View
 from games.base import (
-    HOST, TABLE, Action, Actions, Declared, Int, N_, Name, Player, Reason, RuleError, Say,
-    Score, Standings, Table, Word, envelope, evolve, is_number, moves_for, ranking, read_model,
+    Screens, View,
+    refusal_after,
+    GAME_OVER, HOST, TABLE, Action, Actions, Declared, During, Int, N_, Name, Phases, Player, Reason,
+    RuleError, Say, Score, Standings, Table, Word, envelope, evolve, is_number, ranking, read_model,
     read_options, require, rng_for, seat_of, seated_at_the_end, sum_points,
 )
 from games.base import Deck, OwnCardLines, public_options, OwnCards, OwnCardsOptions, deck_field, own_cards_field, own_deck, whole_card
@@ -546,10 +547,6 @@ def _pick(state: State, seat: int, action: Pick, now: float) -> State:
     number = action.number
     if number is None:
         raise RuleError("Pick a blot by its number.")
-    if state.phase != PICKING and state.reveal is not None and dict(state.reveal.picks).get(seat) == number:
-        return state  # the same pick again, arriving after the reveal it took part in
-    require(state.phase != OVER, "The game is over.")
-    require(state.phase == PICKING, "The blots have been revealed; wait for the next question.")
     require(number in _numbers(state), "There is no blot number %(number)s on the table.", number=number)
     require(seat not in state.skipped, "The host skipped your pick this round: you pick again at the next question.")
     picks = dict(state.picks)
@@ -565,9 +562,7 @@ def _skip(state: State, actor: Any, action: Skip, now: float) -> State:
     seat = seat_of(state.players, action.seat).seat
     if seat in state.skipped:
         return state
-    require(state.phase != OVER, "The game is over.")
-    require(state.phase == PICKING and seat in waiting_for(state),
-            "A player can be skipped only while their pick is awaited.")
+    require(seat in waiting_for(state), SKIPPED_ONLY_AWAITED)
     require(len(state.players) - len(state.skipped) - 1 >= 2,
             "At least two players must pick, so %(name)s can't be skipped.", name=seat_of(state.players, seat).name)
     state = evolve(state, skipped=tuple(sorted((*state.skipped, seat))),
@@ -598,11 +593,6 @@ def _reveal(state: State) -> State:
 
 def _next_round(state: State, actor: Any, action: NextRound, now: float) -> State:
     wanted = action.round
-    require(state.phase != OVER, "The game is over.")
-    if state.phase == PICKING:
-        if wanted is None or wanted == state.round:
-            return state  # this round has already started
-        raise RuleError("Round %(number)s is still being played.", number=state.round)
     require(wanted is None or wanted == state.round + 1, "The next round is round %(number)s.", number=state.round + 1)
     options = state.options
     require(not (options.rotating_blots == "host" and state.discard is None),
@@ -624,19 +614,29 @@ def _next_round(state: State, actor: Any, action: NextRound, now: float) -> Stat
     return _deal_question(state) if options.cards == "virtual" else state
 
 
-def _remove_blot(state: State, actor: Any, action: RemoveBlot, now: float) -> State:
+def _speed_rounds_by_host(state: State) -> None:
     mode = state.options.speed_rounds
     require(mode != "off", "Speed rounds are not part of this game.")
     require(mode == "host", "In this game speed rounds remove a blot by chance.")
-    require("number" in action.model_fields_set, "Say which blot to remove by its number.")
-    number = action.number
-    if number == state.removal and state.phase == REVEAL:
-        return state
-    require(state.phase != OVER, "The game is over.")
-    require_plural(state.phase == REVEAL and state.speed_offer,
+
+
+def _removal_offered(state: State) -> None:
+    """Refuse unless the host may remove a blot now (the options first: speed rounds may not be
+    the host's); never while picking: the offer is made at a reveal and ends with it."""
+    _speed_rounds_by_host(state)
+    require_plural(state.speed_offer,
                    "A blot can only be removed after %(num)d round in a row without a token.",
                    "A blot can only be removed after %(num)d rounds in a row without a token.",
                    state.options.speed_after)
+
+
+def _remove_blot(state: State, actor: Any, action: RemoveBlot, now: float) -> State:
+    _speed_rounds_by_host(state)
+    require("number" in action.model_fields_set, "Say which blot to remove by its number.")
+    number = action.number
+    if number == state.removal:
+        return state
+    _removal_offered(state)
     if number is not None:
         require(number in _numbers(state), "There is no blot number %(number)s on the table.", number=number)
         require(number != state.discard, "Blot %(number)s is already being replaced; remove another one.",
@@ -644,24 +644,76 @@ def _remove_blot(state: State, actor: Any, action: RemoveBlot, now: float) -> St
     return evolve(state, removal=number)
 
 
-def _discard_blot(state: State, actor: Any, action: DiscardBlot, now: float) -> State:
+def _rotating_by_host(state: State) -> None:
     mode = state.options.rotating_blots
     require(mode != "off", "Blots are not rotated in this game.")
     require(mode == "host", "In this game the blot to discard is chosen by chance.")
+
+
+# Why no blot is discarded now (the options first: rotating blots may not be the host's).
+_no_discard_yet = refusal_after(_rotating_by_host, N_("A blot is discarded after the reveal."))
+
+
+def _discard_blot(state: State, actor: Any, action: DiscardBlot, now: float) -> State:
+    _rotating_by_host(state)
     number = action.number
     if number is None:
         raise RuleError("Say which blot to discard by its number.")
-    if number == state.discard and state.phase == REVEAL:
+    if number == state.discard:
         return state
-    require(state.phase != OVER, "The game is over.")
-    require(state.phase == REVEAL, "A blot is discarded after the reveal.")
     require(number in _numbers(state), "There is no blot number %(number)s on the table.", number=number)
     require(number != state.removal, "Blot %(number)s is being removed; discard another one.", number=number)
     return evolve(state, discard=number)
 
 
+SKIPPED_ONLY_AWAITED = N_("A player can be skipped only while their pick is awaited.")
+
+
+def _to_pick(state: State) -> list[int]:
+    picked = dict(state.picks)
+    return [p.seat for p in state.players if p.seat not in picked and p.seat not in state.skipped]
+
+
+def _host_moves(state: State) -> list[type[Action]]:
+    """The host's moves after a reveal, as the options and the table have them."""
+    options, moves = state.options, list[type[Action]]()
+    if state.speed_offer and options.speed_rounds == "host":
+        moves.append(RemoveBlot)
+    if options.rotating_blots == "host":
+        moves.append(DiscardBlot)
+    if not (options.rotating_blots == "host" and state.discard is None):
+        moves.append(NextRound)
+    return moves
+
+
+def _same_pick(state: State, seat: int, action: Pick) -> bool:
+    """The same pick again, arriving after the reveal it took part in."""
+    return state.reveal is not None and dict(state.reveal.picks).get(seat) == action.number
+
+
+def _skipped(state: State, host: Any, action: Skip) -> bool:
+    return action.seat in state.skipped
+
+
+# A question: every seat not skipped picks a blot, secretly; the reveal; the host's choices of blots.
+PHASES = Phases(Phase, {
+    PICKING: During(
+        moves=(Pick, Skip), awaits=_to_pick, seats={Pick: lambda state: [
+            p.seat for p in state.players if p.seat not in state.skipped]},
+        # At least two players must pick: a host's skip needs a third seat still picking.
+        offered=lambda state: (Pick, Skip) if len(state.players) - len(state.skipped) >= 3 else (Pick,),
+        repeats={NextRound: lambda state, host, action: action.round in (None, state.round)},
+        refusals={NextRound: lambda state: RuleError("Round %(number)s is still being played.", number=state.round),
+                  RemoveBlot: _removal_offered, DiscardBlot: _no_discard_yet}),
+    REVEAL: During(
+        moves=(NextRound, RemoveBlot, DiscardBlot), offered=_host_moves,
+        repeats={Pick: _same_pick, Skip: _skipped},
+        refusals={Pick: N_("The blots have been revealed; wait for the next question."),
+                  Skip: SKIPPED_ONLY_AWAITED}),
+    OVER: During(refusal=GAME_OVER, repeats={Pick: _same_pick, Skip: _skipped}),
+})
 ACTIONS = Actions(TITLE, {Pick: _pick, Skip: _skip, NextRound: _next_round, RemoveBlot: _remove_blot,
-                          DiscardBlot: _discard_blot})
+                          DiscardBlot: _discard_blot}, PHASES)
 
 LATE_ARRIVAL = N_("Between questions: the new player sits between the last seat and the first, takes the "
                   "next die and starts with no token; everyone needs their colour too. Deal one more blot.")
@@ -670,7 +722,7 @@ LATE_ARRIVAL = N_("Between questions: the new player sits between the last seat 
 def seat_joins(state: State, player: Player) -> State:
     """The game with a new player at the end of the seating order, with no token, and one more
     blot on the table (the docstring's late arrivals)."""
-    require(state.phase != OVER, "The game is over.")
+    require(state.phase != OVER, GAME_OVER)
     require(state.phase == REVEAL, "A new player can join between questions: after the reveal, before the next one.")
     players = seated_at_the_end(state.players, player, MAX_PLAYERS, TITLE)
     number = min(n for n in range(1, MAX_BLOTS + 1) if n not in _numbers(state))
@@ -694,56 +746,33 @@ def apply(state: State, actor: Any, action: Any, now: float = 0.0) -> State:
 
 def waiting_for(state: State) -> frozenset[int]:
     """The seats still to pick a blot (nobody's move is awaited after a reveal)."""
-    if state.phase != PICKING:
-        return frozenset()
-    picked = dict(state.picks)
-    return frozenset(p.seat for p in state.players if p.seat not in picked and p.seat not in state.skipped)
-
-
-def _possible(state: State) -> list[str]:
-    """The move types the rules allow now, whoever makes them."""
-    if state.phase == OVER:
-        return []
-    if state.phase == PICKING:
-        return ["pick", "skip"]
-    options = state.options
-    possible = []
-    if state.speed_offer and options.speed_rounds == "host":
-        possible.append("remove_blot")
-    if options.rotating_blots == "host":
-        possible.append("discard_blot")
-    if not (options.rotating_blots == "host" and state.discard is None):
-        possible.append("next_round")
-    return possible
+    return PHASES.waiting_for(state)
 
 
 def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]]:
     """A sample of the moves allowed now, for random play: every pick of the seats still to pick
-    and one change of mind, then the host's choices and the next round."""
-    if state.phase == OVER:
-        return []
+    and a change of mind of those who have, then the host's choices and the next round."""
     numbers = _numbers(state)
-    if state.phase == PICKING:
-        waiting = waiting_for(state)
-        moves: list[tuple[int | str, dict]] = [
-            (p.seat, {"type": "pick", "number": n}) for p in state.players if p.seat in waiting for n in numbers]
-        if state.picks:  # changing one's mind is allowed too: a sample, one seat's other pick
-            seat, number = state.picks[0]
-            moves.append((seat, {"type": "pick", "number": numbers[(numbers.index(number) + 1) % len(numbers)]}))
-        if waiting and len(state.players) - len(state.skipped) > 3:  # the missing pick, now and then
-            moves.append((HOST, {"type": "skip", "seat": max(waiting)}))
-        return moves
-    moves = []
-    possible = _possible(state)
-    if "remove_blot" in possible:
-        moves += [(HOST, {"type": "remove_blot", "number": n}) for n in numbers
-                  if n != state.removal and n != state.discard]
-    if "discard_blot" in possible:
-        moves += [(HOST, {"type": "discard_blot", "number": n}) for n in numbers
-                  if n != state.removal and n != state.discard]
-    if "next_round" in possible:
-        moves.append((HOST, {"type": "next_round", "round": state.round + 1}))
-    return moves
+    blots = [{"number": n} for n in numbers if n != state.removal and n != state.discard]
+
+    def picks(state: State, seat: int, now: float) -> list[dict]:
+        if seat in waiting_for(state):
+            return [{"number": n} for n in numbers]
+        first, mine = state.picks[0]  # changing one's mind is allowed too: a sample, one seat's other pick
+        return [{"number": numbers[(numbers.index(mine) + 1) % len(numbers)]}] if seat == first else []
+
+    def skips(state: State, host: Any, now: float) -> list[dict]:
+        waiting = waiting_for(state)  # the missing pick, now and then
+        return [{"seat": max(waiting)}] if waiting and len(state.players) - len(state.skipped) > 3 else []
+
+    moves = PHASES.legal(state, now, {
+        Pick: picks, Skip: skips,
+        RemoveBlot: lambda *_: blots, DiscardBlot: lambda *_: blots,
+        NextRound: lambda state, host, now: [{"round": state.round + 1}]})
+    # The picks awaited first, then the change of mind, then the host's: the order the seeded
+    # random plays of the tests were written against.
+    waiting = waiting_for(state)
+    return sorted(moves, key=lambda move: (move[0] == HOST, move[0] not in waiting))
 
 
 def colour_of(state: State, seat: int) -> dict:
@@ -813,7 +842,7 @@ def view(state: State, viewer: Any) -> View:
     }
     return envelope(game=NAME, title=TITLE, phase=state.phase, players=state.players,
                     scores={seat_named[n]: t for n, t in standing.totals.items()}, viewer=viewer, you=you,
-                    can=moves_for(ACTIONS, viewer, _possible(state)), waiting_for=waiting_for(state),
+                    can=PHASES.can(state, viewer), waiting_for=waiting_for(state),
                     winners=standing.winners if state.phase == OVER else (), player_facts=facts, **details)
 
 

@@ -87,10 +87,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, ConfigDict, Field, Strict
 
-from games.base import Screens, View
 from games.base import (
-    HOST, LIMIT, TABLE, Action, Actions, Count, Declared, Exactly, Player, Reason, RuleError,
-    Say, Score, Standings, Table, N_, envelope, evolve, is_number, moves_for, ranking,
+    Screens, View,
+    GAME_OVER, HOST, LIMIT, TABLE, Action, Actions, Count, Declared, During, Exactly, Phases, Player,
+    Reason, RuleError, Say, Score, Standings, Table, N_, envelope, evolve, is_number, ranking,
     read_model, read_options, require, rng_for, seat_of, sum_points,
 )
 from games.base import Deck, OwnCardLines, public_options, OwnCards, OwnCardsOptions, deck_field, own_cards_field, own_deck, whole_card
@@ -643,42 +643,45 @@ def apply(state: State, actor: Any, action: Any, now: float = 0.0) -> State:
     return ACTIONS.dispatch(state, actor, action, now)
 
 
+def _chooser(state: State, actor: Any) -> None:
+    require(actor == HOST or state.team_of(actor) == state.round.test_team,
+            "The %(team)s team, which is testing, chooses its test subject.", team=TEAM_WORDS[state.round.test_team])
+
+
 def _choose_test_subject(state: State, actor: Any, action: ChooseTestSubject, now: float) -> State:
     rnd = state.round
-    require(actor == HOST or state.team_of(actor) == rnd.test_team,
-            "The %(team)s team, which is testing, chooses its test subject.", team=TEAM_WORDS[rnd.test_team])
+    _chooser(state, actor)
     seat = action.seat
     require(seat is not None and any(p.seat == seat for p in state.players), "Choose the test subject by their seat.")
     require(seat in state.members(rnd.test_team),
             "The test subject must come from the %(team)s team, which is testing.", team=TEAM_WORDS[rnd.test_team])
     if seat == rnd.test_subject:
         return state
-    require(state.phase is not OVER, "The game is over.")
-    require(state.phase in (HIDING, MATCHING), "The test subject can only change before the matching is placed.")
     assert seat is not None
     return evolve(state, round=evolve(rnd, test_subject=seat))
 
 
+def _hider(state: State, actor: Any) -> None:
+    require(actor == HOST or state.team_of(actor) == state.round.control_team,
+            "The %(team)s team, the control team, hides an image.", team=TEAM_WORDS[state.round.control_team])
+
+
 def _hide(state: State, actor: Any, action: Hide, now: float) -> State:
     rnd = state.round
-    require(actor == HOST or state.team_of(actor) == rnd.control_team,
-            "The %(team)s team, the control team, hides an image.", team=TEAM_WORDS[rnd.control_team])
+    _hider(state, actor)
     image = _image(action.image)
     if rnd.hidden == image:
         return state
-    require(state.phase is not OVER, "The game is over.")
-    require(rnd.hidden is None, "Image %(image)s is already face down.", image=rnd.hidden)
-    require(state.phase is HIDING, "No image can be hidden now.")
     return evolve(state, phase=MATCHING, round=evolve(rnd, hidden=image))
 
 
-def _match(state: State, actor: Any, action: Match, now: float) -> State:
+def _placed(state: State, actor: Any, action: Match) -> tuple[tuple[int, str], ...]:
+    """The test subject's matching as ``action`` places it, or the RuleError that says what is wrong."""
     rnd = state.round
     require(actor == rnd.test_subject, "Only the test subject, %(name)s, matches the images.",
             name=seat_of(state.players, rnd.test_subject).name)
     require(action.matching is not None, "Match each visible image to a word.")
     assert action.matching is not None
-    require(state.phase is not HIDING, "Wait for the control team to hide an image first.")
     matching = {}
     for image, word in action.matching.items():
         slot = _image(image)
@@ -686,54 +689,52 @@ def _match(state: State, actor: Any, action: Match, now: float) -> State:
         matching[slot] = _word(state, word)
     require(sorted(matching) == rnd.visible(), "Match every one of the three visible images.")
     require(len(set(matching.values())) == len(WORD_SLOTS), "Match each image to a different word.")
-    placed = tuple(sorted(matching.items()))
-    if rnd.matching == placed:
-        return state
-    require(state.phase is not OVER, "The game is over.")
-    require(rnd.matching is None, "Your markers are already placed; the matching cannot change now.")
-    return evolve(state, phase=GUESSING, round=evolve(rnd, matching=placed))
+    return tuple(sorted(matching.items()))
 
 
-def _guess(state: State, actor: Any, action: Guess, now: float) -> State:
+def _match(state: State, actor: Any, action: Match, now: float) -> State:
+    return evolve(state, phase=GUESSING, round=evolve(state.round, matching=_placed(state, actor, action)))
+
+
+def _guessed(state: State, actor: Any, action: Guess) -> tuple[int, str]:
+    """The test team's guess as ``action`` makes it, or the RuleError that says who guesses."""
     rnd = state.round
     if actor != HOST:
         require(state.team_of(actor) == rnd.test_team,
                 "Only the %(team)s team, which is testing, makes this guess.", team=TEAM_WORDS[rnd.test_team])
         require(actor != rnd.test_subject, "The test subject cannot guess; the rest of the %(team)s team does.",
                 team=TEAM_WORDS[rnd.test_team])
-    image = _image(action.image)
-    word = _word(state, action.word)
-    guess = (image, word)
+    return _image(action.image), _word(state, action.word)
+
+
+def _guess(state: State, actor: Any, action: Guess, now: float) -> State:
+    rnd = state.round
+    guess = image, word = _guessed(state, actor, action)
     if guess in (rnd.first_guess, rnd.second_guess):
         return state
-    require(state.phase is not OVER, "The game is over.")
     require(image != rnd.hidden, "Image %(image)s is face down; guess a visible image.", image=image)
     if state.phase is GUESSING:
         return evolve(state, phase=CONTROL, round=evolve(rnd, first_guess=guess))
-    if state.phase is SECOND_GUESS:
-        assert rnd.first_guess is not None
-        require(image != rnd.first_guess[0], "The second guess must be on another image.")
-        require(word != rnd.first_guess[1],
-                "The second guess needs another word: that word's marker already lies under the first image.")
-        return _finish(evolve(state, round=evolve(rnd, second_guess=guess)))
-    if state.phase is SCORED and rnd.second_guess is None:
-        raise RuleError("No second guess is allowed: the test team's first guess was wrong.")
-    if state.phase in (HIDING, MATCHING):
-        raise RuleError("Wait for the test subject to place the matching before guessing.")
-    raise RuleError("The test team has already guessed this round.")
+    assert rnd.first_guess is not None
+    require(image != rnd.first_guess[0], "The second guess must be on another image.")
+    require(word != rnd.first_guess[1],
+            "The second guess needs another word: that word's marker already lies under the first image.")
+    return _finish(evolve(state, round=evolve(rnd, second_guess=guess)))
+
+
+def _answered(state: State, actor: Any, action: ControlGuess) -> str:
+    """The control team's word as ``action`` names it, or the RuleError that says who answers."""
+    require(actor == HOST or state.team_of(actor) == state.round.control_team,
+            "Only the control team (%(team)s) answers the test team's guess.",
+            team=TEAM_WORDS[state.round.control_team])
+    return _word(state, action.word)
 
 
 def _control_guess(state: State, actor: Any, action: ControlGuess, now: float) -> State:
-    rnd = state.round
-    require(actor == HOST or state.team_of(actor) == rnd.control_team,
-            "Only the control team (%(team)s) answers the test team's guess.", team=TEAM_WORDS[rnd.control_team])
-    word = _word(state, action.word)
-    if rnd.control_word == word:
+    word = _answered(state, actor, action)
+    if state.round.control_word == word:
         return state
-    require(state.phase is not OVER, "The game is over.")
-    require(rnd.control_word is None, "The control team has already answered this round.")
-    require(state.phase is CONTROL, "The control team answers once the test team has guessed.")
-    state = evolve(state, round=evolve(rnd, control_word=word))
+    state = evolve(state, round=evolve(state.round, control_word=word))
     if _round_score(state).facts["second_guess_allowed"]:
         return evolve(state, phase=SECOND_GUESS)
     return _finish(state)
@@ -749,16 +750,105 @@ def _finish(state: State) -> State:
 
 def _next_round(state: State, actor: Any, action: NextRound, now: float) -> State:
     wanted = action.round
-    require(state.phase is not OVER, "The game is over.")
-    if state.phase is not SCORED:
-        if wanted is None or wanted == state.round.number:
-            return state  # this round is already under way
-        raise RuleError("Round %(number)s is still being played.", number=state.round.number)
     require(wanted is None or wanted == state.round.number + 1,
             "The next round is round %(number)s.", number=state.round.number + 1)
     return _start_round(state)
 
 
+def _control(state: State) -> tuple[int, ...]:
+    return state.members(state.round.control_team)
+
+
+def _testers(state: State) -> tuple[int, ...]:
+    """The test team's members but its test subject: they guess."""
+    return tuple(s for s in state.members(state.round.test_team) if s != state.round.test_subject)
+
+
+# What each move does when it arrives in a phase it no longer changes: the same move again changes
+# nothing (a phone sending it twice); anything else is refused with the phase's sentence.
+def _same_subject(state: State, actor: Any, action: ChooseTestSubject) -> bool:
+    _chooser(state, actor)
+    return action.seat == state.round.test_subject
+
+
+def _same_hidden(state: State, actor: Any, action: Hide) -> bool:
+    _hider(state, actor)
+    return _image(action.image) == state.round.hidden
+
+
+REPEATS: dict[type[Action], Any] = {
+    ChooseTestSubject: _same_subject,
+    Hide: _same_hidden,
+    Match: lambda state, actor, action: _placed(state, actor, action) == state.round.matching,
+    Guess: lambda state, actor, action: _guessed(state, actor, action) in (
+        state.round.first_guess, state.round.second_guess),
+    ControlGuess: lambda state, actor, action: _answered(state, actor, action) == state.round.control_word,
+    NextRound: lambda state, actor, action: action.round in (None, state.round.number),
+}
+
+
+def _repeats(*moves: type[Action]) -> dict[type[Action], Any]:
+    """The repeats of ``moves``: those already made this round that the phase takes no more."""
+    return {move: REPEATS[move] for move in moves}
+
+
+def _still_playing(state: State) -> RuleError:
+    return RuleError("Round %(number)s is still being played.", number=state.round.number)
+
+
+def _face_down(state: State) -> RuleError:
+    return RuleError("Image %(image)s is already face down.", image=state.round.hidden)
+
+
+def _no_second_guess(state: State) -> RuleError:
+    if state.round.second_guess is None:
+        return RuleError("No second guess is allowed: the test team's first guess was wrong.")
+    return RuleError(ALREADY_GUESSED)
+
+
+NOT_BEFORE_MATCHING = N_("The test subject can only change before the matching is placed.")
+ALREADY_GUESSED = N_("The test team has already guessed this round.")
+GUESS_AFTER_MATCHING = N_("Wait for the test subject to place the matching before guessing.")
+ANSWER_AFTER_GUESS = N_("The control team answers once the test team has guessed.")
+ALREADY_ANSWERED = N_("The control team has already answered this round.")
+MARKERS_PLACED = N_("Your markers are already placed; the matching cannot change now.")
+
+# The round in the rulebook's order: the control team hides an image, the test subject matches,
+# the test team guesses, the control team answers, maybe a second guess, the round scored.
+PHASES = Phases(Phase, {
+    HIDING: During(
+        moves=(Hide, ChooseTestSubject), awaits=_control, repeats=_repeats(NextRound),
+        seats={Hide: _control, ChooseTestSubject: lambda state: state.members(state.round.test_team)},
+        refusals={Match: N_("Wait for the control team to hide an image first."), Guess: GUESS_AFTER_MATCHING,
+                  ControlGuess: ANSWER_AFTER_GUESS, NextRound: _still_playing}),
+    MATCHING: During(
+        moves=(ChooseTestSubject, Match), awaits=lambda state: (state.round.test_subject,),
+        repeats=_repeats(Hide, NextRound),
+        seats={ChooseTestSubject: lambda state: state.members(state.round.test_team),
+               Match: lambda state: (state.round.test_subject,)},
+        refusals={Hide: _face_down, Guess: GUESS_AFTER_MATCHING, ControlGuess: ANSWER_AFTER_GUESS,
+                  NextRound: _still_playing}),
+    GUESSING: During(
+        moves=(Guess,), awaits=_testers, seats={Guess: _testers},
+        repeats=_repeats(ChooseTestSubject, Hide, Match, NextRound),
+        refusals={ChooseTestSubject: NOT_BEFORE_MATCHING, Hide: _face_down, Match: MARKERS_PLACED,
+                  ControlGuess: ANSWER_AFTER_GUESS, NextRound: _still_playing}),
+    CONTROL: During(
+        moves=(ControlGuess,), awaits=_control, seats={ControlGuess: _control},
+        repeats=_repeats(ChooseTestSubject, Hide, Match, Guess, NextRound),
+        refusals={ChooseTestSubject: NOT_BEFORE_MATCHING, Hide: _face_down, Match: MARKERS_PLACED,
+                  Guess: ALREADY_GUESSED, NextRound: _still_playing}),
+    SECOND_GUESS: During(
+        moves=(Guess,), awaits=_testers, seats={Guess: _testers},
+        repeats=_repeats(ChooseTestSubject, Hide, Match, ControlGuess, NextRound),
+        refusals={ChooseTestSubject: NOT_BEFORE_MATCHING, Hide: _face_down, Match: MARKERS_PLACED,
+                  ControlGuess: ALREADY_ANSWERED, NextRound: _still_playing}),
+    SCORED: During(
+        moves=(NextRound,), repeats=_repeats(ChooseTestSubject, Hide, Match, Guess, ControlGuess),
+        refusals={ChooseTestSubject: NOT_BEFORE_MATCHING, Hide: _face_down, Match: MARKERS_PLACED,
+                  Guess: _no_second_guess, ControlGuess: ALREADY_ANSWERED}),
+    OVER: During(refusal=GAME_OVER, repeats=_repeats(ChooseTestSubject, Hide, Match, Guess, ControlGuess)),
+})
 ACTIONS = Actions(TITLE, {
     ChooseTestSubject: _choose_test_subject,
     Hide: _hide,
@@ -766,84 +856,46 @@ ACTIONS = Actions(TITLE, {
     Guess: _guess,
     ControlGuess: _control_guess,
     NextRound: _next_round,
-})
+}, PHASES)
 
 
 # --- what leaves the engine -------------------------------------------------------------------
 
 def waiting_for(state: State) -> frozenset[int]:
     """The seats whose move the round is waiting for (any one of them may make it)."""
-    rnd = state.round
-    if state.phase in (HIDING, CONTROL):
-        return frozenset(state.members(rnd.control_team))
-    if state.phase is MATCHING:
-        return frozenset({rnd.test_subject})
-    if state.phase in (GUESSING, SECOND_GUESS):
-        return frozenset(s for s in state.members(rnd.test_team) if s != rnd.test_subject)
-    return frozenset()
+    return PHASES.waiting_for(state)
 
 
 def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]]:
-    """Moves that are allowed now: one sample seat per move, and the host's own entries."""
+    """Moves that are allowed now: one sample seat per move (the first awaited), and the host's
+    own entries."""
     rnd = state.round
-    phase = state.phase
-    if phase is OVER:
-        return []
-    if phase is SCORED:
-        return [(HOST, {"type": "next_round", "round": rnd.number + 1})]
-    actor = min(waiting_for(state), key=[p.seat for p in state.players].index)
-    moves: list[tuple[int | str, dict]] = []
-    if phase is HIDING:
-        moves += [(actor, {"type": "hide", "image": i}) for i in IMAGE_SLOTS]
-        moves.append((HOST, {"type": "hide", "image": IMAGE_SLOTS[-1]}))
-    if phase in (HIDING, MATCHING):
-        moves += [(HOST, {"type": "choose_test_subject", "seat": s})
-                  for s in state.members(rnd.test_team) if s != rnd.test_subject]
-    if phase is MATCHING:
-        visible = rnd.visible()
-        moves += [(actor, {"type": "match", "matching": {str(i): w for i, w in zip(visible, order)}})
-                  for order in _orders(WORD_SLOTS)]
-    if phase is GUESSING:
-        moves += [(actor, {"type": "guess", "image": i, "word": w}) for i in rnd.visible() for w in WORD_SLOTS]
-        moves.append((HOST, {"type": "guess", "image": rnd.visible()[0], "word": WORD_SLOTS[0]}))
-    if phase is CONTROL:
-        moves += [(actor, {"type": "control_guess", "word": w}) for w in WORD_SLOTS]
-        moves.append((HOST, {"type": "control_guess", "word": WORD_SLOTS[0]}))
-    if phase is SECOND_GUESS:
-        assert rnd.first_guess is not None
-        first_image, first_word = rnd.first_guess
-        moves += [(actor, {"type": "guess", "image": i, "word": w})
-                  for i in rnd.visible() if i != first_image for w in WORD_SLOTS if w != first_word]
-    return moves
+    awaited = waiting_for(state)
+    sample = min(awaited, key=[p.seat for p in state.players].index) if awaited else None
+
+    def by(seat_moves: list[dict], host_moves: list[dict]) -> Any:
+        return lambda state, actor, now: host_moves if actor == HOST else seat_moves if actor == sample else []
+
+    def guesses() -> list[dict]:
+        first_image, first_word = rnd.first_guess or (None, None)
+        return [{"image": i, "word": w} for i in rnd.visible() if i != first_image for w in WORD_SLOTS
+                if w != first_word]
+
+    return PHASES.legal(state, now, {
+        Hide: by([{"image": i} for i in IMAGE_SLOTS], [{"image": IMAGE_SLOTS[-1]}]),
+        ChooseTestSubject: by([], [{"seat": s} for s in state.members(rnd.test_team) if s != rnd.test_subject]),
+        Match: by([{"matching": {str(i): w for i, w in zip(rnd.visible(), order)}} for order in _orders(WORD_SLOTS)],
+                  []),
+        Guess: by(guesses(), [{"image": rnd.visible()[0], "word": WORD_SLOTS[0]}] if state.phase is GUESSING else []),
+        ControlGuess: by([{"word": w} for w in WORD_SLOTS], [{"word": WORD_SLOTS[0]}]),
+        NextRound: by([], [{"round": rnd.number + 1}]),
+    })
 
 
 def _orders(items: tuple) -> list[tuple]:
     if len(items) <= 1:
         return [tuple(items)]
     return [(items[i],) + rest for i in range(len(items)) for rest in _orders(items[:i] + items[i + 1:])]
-
-
-def _can(state: State, viewer: Any) -> list[str]:
-    rnd = state.round
-    phase = state.phase
-    if phase is OVER:
-        return []
-    if phase is SCORED:
-        return moves_for(ACTIONS, viewer, ["next_round"])
-    host = viewer == HOST
-    team = state.team_of(viewer) if is_number(viewer) else None
-    possible = []
-    if phase in (HIDING, MATCHING) and (host or team == rnd.test_team):
-        possible.append("choose_test_subject")
-    if phase is HIDING and (host or team == rnd.control_team):
-        possible.append("hide")
-    if phase is MATCHING and viewer == rnd.test_subject:
-        possible.append("match")
-    if phase in (GUESSING, SECOND_GUESS) and (host or (team == rnd.test_team and viewer != rnd.test_subject)):
-        possible.append("guess")
-    if phase is CONTROL and (host or team == rnd.control_team):
-        possible.append("control_guess")
-    return moves_for(ACTIONS, viewer, possible)
 
 
 def view(state: State, viewer: Any) -> View:
@@ -913,7 +965,7 @@ def view(state: State, viewer: Any) -> View:
     return envelope(
         game=NAME, title=TITLE, phase=state.phase, players=state.players,
         scores={p.seat: points[state.team_of(p.seat)] for p in state.players}, viewer=viewer, you=you,
-        can=_can(state, viewer), waiting_for=waiting_for(state),
+        can=PHASES.can(state, viewer), waiting_for=waiting_for(state),
         winners=[names[s] for s in state.members(winner)] if winner else (),
         player_facts={p.seat: {"team": state.team_of(p.seat), "test_subject": p.seat == rnd.test_subject}
                       for p in state.players},

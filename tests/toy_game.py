@@ -19,11 +19,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from games.base import Screens, View
 from games.base import (
-    HOST, N_,
-    Action, Actions, Declared, GameOptions, Name, PhotoSlot, Photos, Player, Reason, Score, Standings, Table,
-    envelope, evolve, is_number, moves_for, ranking, read_model, read_options, require, sum_points,
+    Screens, View,
+    GAME_OVER, HOST, N_,
+    Action, Actions, Declared, During, GameOptions, Name, Phases, PhotoSlot, Photos, Player, Reason, Score,
+    Standings, Table, envelope, evolve, is_number, ranking, read_model, read_options, require, sum_points,
 )
 
 NAME, TITLE = "high-card", "High Card"
@@ -97,7 +97,6 @@ def _table(state: State) -> Table:
 
 
 def _pick(state: State, seat: int, action: Pick, now: float) -> State:
-    require(state.phase is Phase.PICKING, "Wait for the next round.")
     picks = dict(state.picks) | {seat: action.card}
     state = evolve(state, picks=tuple(sorted(picks.items())))
     if len(picks) < len(state.players):
@@ -109,11 +108,20 @@ def _pick(state: State, seat: int, action: Pick, now: float) -> State:
 
 
 def _next_round(state: State, actor: Any, action: NextRound, now: float) -> State:
-    require(state.phase is Phase.REVEALED, "Finish this round first.")
     return evolve(state, phase=Phase.PICKING, picks=())
 
 
-ACTIONS = Actions(TITLE, {Pick: _pick, NextRound: _next_round})
+def _to_pick(state: State) -> list[int]:
+    done = dict(state.picks)
+    return [p.seat for p in state.players if p.seat not in done]
+
+
+PHASES = Phases(Phase, {
+    Phase.PICKING: During(moves=(Pick,), awaits=_to_pick, refusals={NextRound: N_("Finish this round first.")}),
+    Phase.REVEALED: During(moves=(NextRound,), refusal=N_("Wait for the next round.")),
+    Phase.OVER: During(refusal=GAME_OVER),
+})
+ACTIONS = Actions(TITLE, {Pick: _pick, NextRound: _next_round}, PHASES)
 
 
 def apply(state: State, actor: Any, action: Any, now: float = 0.0) -> State:
@@ -121,18 +129,16 @@ def apply(state: State, actor: Any, action: Any, now: float = 0.0) -> State:
 
 
 def waiting_for(state: State) -> frozenset[int]:
-    done = dict(state.picks)
-    return frozenset(p.seat for p in state.players if p.seat not in done) if state.phase is Phase.PICKING else frozenset()
+    return PHASES.waiting_for(state)
 
 
 def view(state: State, viewer: Any) -> View:
     standing = standings(_table(state), state.history)
     seat = {p.name: p.seat for p in state.players}
-    possible = {Phase.PICKING: ["pick"], Phase.REVEALED: ["next_round"], Phase.OVER: []}[state.phase]
     mine = dict(state.picks).get(viewer) if isinstance(viewer, int) else None
     return envelope(game=NAME, title=TITLE, phase=state.phase, players=state.players,
                     scores={seat[n]: t for n, t in standing.totals.items()}, viewer=viewer,
-                    you={"pick": mine}, can=moves_for(ACTIONS, viewer, possible),
+                    you={"pick": mine}, can=PHASES.can(state, viewer),
                     waiting_for=waiting_for(state), winners=standing.winners,
                     last=state.history[-1].as_json() if state.history and state.phase is not Phase.PICKING else None,
                     standings=standing.as_json(),
@@ -156,12 +162,9 @@ def photos(state: State, viewer: Any) -> Photos:
 
 
 def legal_actions(state: State, now: float = 0.0) -> list[tuple[Any, dict]]:
-    if state.phase is Phase.REVEALED:
-        return [("host", {"type": "next_round"})]
-    if state.phase is Phase.OVER:
-        return []
-    return [(p.seat, {"type": "pick", "card": c}) for p in state.players for c in (1, 6)
-            if dict(state.picks).get(p.seat) != c]
+    return PHASES.legal(state, now, {
+        Pick: lambda state, seat, now: [{"card": c} for c in (1, 6) if dict(state.picks).get(seat) != c],
+        NextRound: lambda state, host, now: [{}]})
 
 
 def lobby_view(players: Sequence[Player], options: Any) -> dict:

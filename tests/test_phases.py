@@ -1,0 +1,205 @@
+"""The phase machine each game declares (games/base.py, :class:`Phases`), checked in random play:
+
+- for every state reached and every viewer who can act (each seat, the host), the moves the view
+  offers (``can``) are exactly the moves ``apply`` accepts: an offered move has at least one
+  accepted instance, and a move not offered is refused (or, a repeat of what is in effect, changes
+  nothing: the contract's "repeating a move already in effect returns an equal state");
+- a move of another phase is refused with the phase's one sentence, "The game is over." once over;
+- ``waiting_for`` is the phase's awaited seats, and the prompted seats include them;
+
+and, per game, that the table declares every phase of the game's ``Phase`` and allows every move
+somewhere. The instances tried are the moves random play has sampled so far (``legal_actions`` of
+every state, from every actor), the moves of the state now from any actor, a move naming what
+another move names, and those made from the models alone (no field, or a seat: each seat), so a
+move is tried by viewers it was not sampled for too. A view has no clock: an offered move need
+be accepted at some time of the phase (a vote once the hourglass has run out, a doodle before),
+and a move not offered may be accepted only because the time is up. The default run plays a few
+option sets per game; every option of every game is under ``sweep``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games import GAMES
+from games.base import GAME_OVER, HOST, TABLE, Phases, Player, RuleError, kind_of, prompted_seats
+from tests import toy_game
+from tests.test_contract import NAMES, NOW, cases, viewers
+
+ENGINES: dict[str, Any] = {**GAMES, toy_game.NAME: toy_game}
+PHASED = sorted(name for name, engine in ENGINES.items() if isinstance(getattr(engine, "PHASES", None), Phases))
+MAX_STEPS = 4000
+TRIED = 8  # instances of each kind of move tried per viewer and state, sampled ones
+SEEDED = 16  # and the first ones of the pool, made from the models (:func:`seeded_pool`)
+LATER = 10**7  # seconds: a time by which every hourglass has run out (and, before now, none had)
+
+
+def sampled_cases(per_game: int = 3) -> list[Any]:
+    """The defaults and a few other option sets of each game, chosen by a seeded draw."""
+    out = []
+    for name in PHASED:
+        mine = cases_of(name)
+        rng = random.Random(name)
+        out += mine[:1] + rng.sample(mine[1:], min(per_game - 1, len(mine) - 1))
+    return out
+
+
+def cases_of(name: str) -> list[Any]:
+    if name == toy_game.NAME:
+        return [pytest.param(name, {}, 2, id=f"{name}-defaults-2p"), pytest.param(name, {"target": 5}, 6,
+                                                                                  id=f"{name}-target=5-6p")]
+    return [case for case in cases() if case.values[0] == name]
+
+
+def _outcome(engine: Any, state: Any, actor: Any, move: dict, now: float) -> str:
+    """``"refused"``, ``"same"`` (accepted, nothing changed) or ``"changed"``."""
+    try:
+        after = engine.apply(state, actor, move, now)
+    except RuleError:
+        return "refused"
+    return "same" if after == state else "changed"
+
+
+def check_can_is_what_apply_accepts(engine: Any, state: Any, players: list[Player], pool: dict[str, list[dict]],
+                                    rng: random.Random, now: float) -> None:
+    kinds = sorted(engine.ACTIONS.models)
+    mine: dict[Any, dict[str, list[dict]]] = {}
+    for actor, move in [m for when in (now, now - LATER, now + LATER) for m in engine.legal_actions(state, when)]:
+        if move not in mine.setdefault(actor, {}).setdefault(move["type"], []):
+            mine[actor][move["type"]].append(move)
+    for viewer in viewers(players):
+        if viewer is TABLE:
+            continue
+        offered = set(engine.view(state, viewer)["can"])
+        for kind in kinds:
+            own = mine.get(viewer, {}).get(kind, [])
+            seeded = [m for m in pool.get(kind, [])[:SEEDED] if m.keys() <= {"type", "seat"} and m not in own]
+            theirs = [m for moves in mine.values() for m in moves.get(kind, [])]  # another actor's, now
+            others = [m for m in pool.get(kind, []) + theirs + _alike(engine, kind, mine)
+                      if m not in own and m not in seeded]
+            tried = own[:TRIED] + seeded + rng.sample(others, min(TRIED, len(others)))
+            outcomes = [(_outcome(engine, state, viewer, m, now), m) for m in tried]
+            if kind in offered:  # at some time of the phase: a view has no clock
+                accepted = any(o != "refused" for o, _ in outcomes) or any(
+                    _outcome(engine, state, viewer, m, when) != "refused" for m in tried
+                    for when in (now - LATER, now + LATER))
+                assert accepted, f"{engine.NAME} {state.phase}: {viewer} is offered {kind}, none accepted: {tried}"
+            else:  # taken now only because the hourglass has run out (a vote): the clock's, not the view's
+                taken = [m for o, m in outcomes if o == "changed"
+                         and _outcome(engine, state, viewer, m, now - LATER) == "changed"]
+                assert not taken, f"{engine.NAME} {state.phase}: {viewer} is not offered {kind}, accepted {taken}"
+
+
+def check_other_phases_refused(engine: Any, state: Any, players: list[Player], pool: dict[str, list[dict]],
+                               now: float) -> None:
+    """Each move the phase does not take is refused with the phase's sentence for it."""
+    during = engine.PHASES.of(state)
+    if state.phase == "over":
+        assert during.refusal == GAME_OVER
+    for model in set(engine.ACTIONS.models.values()) - set(during.moves):
+        actor = HOST if model.by == "host" else players[0].seat
+        for move in pool.get(kind_of(model), [])[:3]:
+            read = engine.ACTIONS.read(move)
+            try:  # a repeat's test may itself refuse (who makes the move, what it names)
+                repeat = model in during.repeats and during.repeats[model](state, actor, read)
+            except RuleError as error:
+                expected = error.msgid
+            else:
+                if repeat:
+                    assert engine.apply(state, actor, move, now) is state
+                    continue
+                expected = during.refusal_of(model, state).msgid
+            with pytest.raises(RuleError) as refused:
+                engine.apply(state, actor, move, now)
+            assert refused.value.msgid == expected, (state.phase, move)
+
+
+def _alike(engine: Any, kind: str, mine: dict[Any, dict[str, list[dict]]]) -> list[dict]:
+    """Moves of ``kind`` naming what another kind of move sampled now names (the host's undoing
+    of a ruling names the line its ruling names)."""
+    model = engine.ACTIONS.models[kind]
+    fields = set(model.model_fields) - {"type"}
+    required = {f for f in fields if model.model_fields[f].is_required()}
+    return [{"type": kind, **{f: m[f] for f in fields if f in m}} for moves in mine.values()
+            for other, ms in moves.items() if other != kind for m in ms if required and required <= m.keys()]
+
+
+def seeded_pool(engine: Any, players: list[Player]) -> dict[str, list[dict]]:
+    """The moves that need no sampling: those of no field but their type, and those that name
+    only a seat, naming each seat."""
+    pool: dict[str, list[dict]] = {}
+    for kind, model in engine.ACTIONS.models.items():
+        required = {f for f, info in model.model_fields.items() if info.is_required()} - {"type"}
+        if not required:
+            pool[kind] = [{"type": kind}]
+        elif required == {"seat"}:
+            pool[kind] = [{"type": kind, "seat": p.seat} for p in players]
+    return pool
+
+
+def play(name: str, options: Any, count: int) -> None:
+    """Random legal play to the end, checking the phase table at every step."""
+    engine = ENGINES[name]
+    rng = random.Random(f"phases{name}{options}{count}")
+    players = [Player(10 + i * 3, NAMES[i]) for i in range(count)]
+    state = engine.setup(players, options, rng.randrange(2**62))
+    pool = seeded_pool(engine, players)
+    now = NOW
+    for _ in range(MAX_STEPS):
+        moves = engine.legal_actions(state, now)
+        for _, move in moves:  # a move that names a seat is tried naming each seat
+            for variant in [move] + [{**move, "seat": p.seat} for p in state.players if "seat" in move]:
+                if variant not in pool.setdefault(move["type"], []):
+                    pool[move["type"]].append(variant)
+        awaited = engine.waiting_for(state)
+        assert awaited == engine.PHASES.waiting_for(state) and awaited <= prompted_seats(engine, state)
+        check_can_is_what_apply_accepts(engine, state, players, pool, rng, now)
+        check_other_phases_refused(engine, state, players, pool, now)
+        if state.phase == "over":
+            break
+        actor, move = rng.choice(moves)
+        state = engine.apply(state, actor, move, now)
+        now += rng.choice([0.5, 5.0, 40.0])
+    assert state.phase == "over"
+
+
+@pytest.mark.parametrize("name, options, count", sampled_cases())
+def test_can_is_exactly_what_apply_accepts(name, options, count):
+    play(name, options, count)
+
+
+@pytest.mark.sweep
+@pytest.mark.parametrize("name, options, count", [c for name in PHASED for c in cases_of(name)])
+def test_can_is_exactly_what_apply_accepts_with_every_option(name, options, count):
+    play(name, options, count)
+
+
+@pytest.mark.parametrize("name", PHASED)
+def test_the_table_declares_every_phase_and_allows_every_move(name):
+    engine = ENGINES[name]
+    phases = engine.PHASES
+    assert set(phases.table) == set(engine.Phase)
+    allowed = {m for during in phases.table.values() for m in during.moves}
+    assert allowed == set(engine.ACTIONS.models.values())
+    assert phases.table[engine.Phase("over")].moves == ()
+    assert phases.table[engine.Phase("over")].refusal == GAME_OVER
+
+
+def test_a_doodles_player_is_prompted_for_the_secret_subject_before_the_hourglass():
+    """Issue 31 asks the table who has something to see or do, seat by seat: in Doodles each player
+    reads their secret subject before the hourglass and, doodling on phones, draws while it runs;
+    then only the voters still voting."""
+    doodles = GAMES["doodles"]
+    players = [Player(i, NAMES[i]) for i in range(4)]
+    state = doodles.setup(players, {"doodle_on_phone": True}, 3)
+    assert state.phase == "subject" and doodles.waiting_for(state) == frozenset()
+    assert all(doodles.PHASES.prompted(state, p.seat) for p in players)
+    state = doodles.apply(state, HOST, {"type": "start_timer"}, NOW)
+    assert prompted_seats(doodles, state) == {p.seat for p in players}
+    on_paper = doodles.apply(doodles.setup(players, {}, 3), HOST, {"type": "start_timer"}, NOW)
+    assert prompted_seats(doodles, on_paper) == frozenset()
+    state = doodles.apply(state, HOST, {"type": "pencils_down"}, NOW + 1)
+    assert prompted_seats(doodles, state) == doodles.waiting_for(state) == {p.seat for p in players}
