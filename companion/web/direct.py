@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import sys
 
-from companion.web import api
+from companion.web import api, screen
 
 PATH = re.compile(r"^/api/v1/rooms/(?P<code>[^/]+)(?P<actions>/actions)?$")
 
@@ -47,11 +47,20 @@ class Direct:
             return self.app(environ, start_response)
         try:
             room, viewer = answer(self.rooms, environ, match["code"])
+            shown = self._screen(environ, room) if answer is api.act else None
+            if shown is not None:  # the page's own screen after the move (web/screen.py)
+                start_response(shown[0], shown[1])
+                return [shown[2]]
             body = api.view_body(self.rooms, room, viewer)
         except Exception:
             return self._refused(environ, start_response)
         start_response("200 OK", api.view_headers(room) + [("Content-Length", str(len(body)))])
         return [b"" if method == "HEAD" else body]
+
+    def _screen(self, environ, room):
+        """The screen a move's request asked to be answered with, rendered by the next layer."""
+        path = screen.asked(self.flask, environ, room.code)
+        return screen.render(self.app, environ, path, room.version) if path else None
 
     def _refused(self, environ, start_response, error: BaseException | None = None):
         """The answer of the Flask app's error handlers to ``error`` (default: the exception being
