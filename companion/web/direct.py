@@ -60,7 +60,7 @@ class Direct:
     def _screen(self, environ, room):
         """The screen a move's request asked to be answered with, rendered by the next layer."""
         path = screen.asked(self.flask, environ, room.code)
-        return screen.render(self.app, environ, path, room.version) if path else None
+        return screen.render(self.app, environ, path) if path else None
 
     def _refused(self, environ, start_response, error: BaseException | None = None):
         """The answer of the Flask app's error handlers to ``error`` (default: the exception being

@@ -20,8 +20,6 @@ from typing import Callable, Iterable
 
 from werkzeug.exceptions import HTTPException
 
-from companion.live.polling import etag
-
 HEADER = "HTTP_X_COMPANION_SCREEN"
 # The endpoints that render a screen's live fragment (web/pages.py, web/tablet.py).
 SCREENS = frozenset({"pages.host_live", "pages.phone_live", "tablet.seat_screen"})
@@ -44,7 +42,7 @@ def asked(flask, environ: dict, code: str) -> str | None:
     return path
 
 
-def render(app: Callable, environ: dict, path: str, version: int) -> tuple[str, list, bytes] | None:
+def render(app: Callable, environ: dict, path: str) -> tuple[str, list, bytes] | None:
     """The answer of ``GET path`` by ``app`` with the headers of ``environ``: (status, headers,
     body), or None when the view did not answer 200."""
     sub = {k: v for k, v in environ.items() if k not in DROPPED}
@@ -65,8 +63,4 @@ def render(app: Callable, environ: dict, path: str, version: int) -> tuple[str, 
     if not said.get("status", "").startswith("200"):
         return None
     headers = [(k, v) for k, v in said["headers"] if k.lower() != "content-length"]
-    if not any(k.lower() == "etag" for k, _ in headers):
-        # The cover of a tablet seat is never polled by ETag; its version still tells a game's
-        # script which move the server has (as the JSON view's version does).
-        headers.append(("ETag", etag(version)))
     return said["status"], headers + [("Content-Length", str(len(body)))], body
