@@ -509,9 +509,10 @@
   // ---- Presence: end ----
 
   // For the page's other scripts (photo.js, the games' own): act, the one way to send a move; the
-  // toast; and message(key, fallback), the page's own sentences in its language.
+  // toast; message(key, fallback), the page's own sentences in its language; and refresh(), a poll
+  // at once (what act does after an answer that is not the screen).
   window.Companion = {
-    act: act, say: say,
+    act: act, say: say, refresh: function () { poll(true); },
     message: function (key, fallback) { return messages[key] || fallback; }
   };
   wake();
