@@ -8,10 +8,12 @@ tests do, ``tests/browser.py``), and taps, each tap a move whose result the page
 - ``tablet``: on the host screen, the claim of a seat without a phone, in its privacy cover (one
   tap per table, ``--taps`` tables).
 
-For each it prints the median and the largest time from the tap to the result shown (measured in
-the page, ``performance.now()``), the requests the page made from the tap until then, and, within
-``SETTLE`` seconds of the tap, every request and every answer carrying a screen (a fragment or the
-seat's cover; a 304 carries none). The host's presence corner asks on its own timer and is left out.
+For each it prints the median and the largest time from the tap to the result shown, the requests
+the page made from the tap until then, and, within ``SETTLE`` seconds of the tap, its requests and
+its answers carrying a screen (a fragment or the seat's cover; a 304 carries none), all counted and
+timed in the page (its fetch watched, ``performance.now()``). The host's presence corner asks on its
+own timer and is left out; so is nothing else: with short polling, the page's timed polls that fall
+within the window count too.
 
     .venv/bin/python bench/tap.py [--taps 20] [--short]
 
@@ -25,9 +27,9 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+from collections import Counter
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, os.getcwd())
@@ -35,62 +37,51 @@ sys.path.insert(0, os.getcwd())
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests.browser import launch  # noqa: E402
-from tests.server import Server, wait_until  # noqa: E402
+from tests.server import Server  # noqa: E402
 from tests.table import Room  # noqa: E402
 
 SETTLE = 1.5  # seconds after a tap in which its requests and screens are counted
-SHOWN = """([selector, text]) => new Promise(resolve => {
+# The page's requests as it makes them, and its answers that carry a screen (an HTML fragment or
+# the seat's cover; a 304 carries none), timed by the page's own clock; the presence corner's are
+# left out. Every request of these pages goes by fetch (beacons aside).
+WATCH = """() => { if (window.__sent) return; window.__sent = []; window.__screens = [];
+  const real = window.fetch;
+  window.fetch = function (url, init) {
+    const where = String(url);
+    const kind = (init && init.method === 'POST') ? 'move' : where.includes('/tablet/') ? 'seat' : where.includes('/live') ? 'poll' : 'other';
+    if (!where.endsWith('/presence')) window.__sent.push([performance.now(), kind]);
+    return real.apply(this, arguments).then(r => {
+      if (r.ok && (r.headers.get('Content-Type') || '').startsWith('text/html')) window.__screens.push(performance.now());
+      return r; });
+  }; }"""
+TAP = """async ([selector, text, settle]) => {
   const t0 = performance.now();
   const button = [...document.querySelectorAll(selector)].find(b => b.textContent.trim().startsWith(text));
   button.click();
-  const check = () => DONE() ? resolve(performance.now() - t0) : requestAnimationFrame(check);
-  requestAnimationFrame(check);
-})"""
+  await new Promise(resolve => { const check = () => DONE() ? resolve() : requestAnimationFrame(check); check(); });
+  const shown = performance.now();
+  await new Promise(resolve => setTimeout(resolve, settle * 1000));
+  const within = (list, end) => list.filter(t => t >= t0 && t <= end).length;
+  const kinds = end => window.__sent.filter(([t]) => t >= t0 && t <= end).map(([, k]) => k).join('+');
+  return [shown - t0, kinds(shown), within(window.__sent.map(([t]) => t), t0 + settle * 1000),
+          within(window.__screens, t0 + settle * 1000)]; }"""
 
 
-class Traffic:
-    """The page's requests and the answers carrying a screen, with the times they happened."""
-
-    def __init__(self, page):
-        self.requests: list[tuple[float, str]] = []
-        self.screens: list[float] = []
-        page.on("request", self._request)
-        page.on("response", self._response)
-
-    def _request(self, request):
-        if not request.url.endswith("/presence"):
-            self.requests.append((time.monotonic(), f"{request.method} {request.url.split('?')[0]}"))
-
-    def _response(self, response):
-        if response.status == 200 and (response.headers.get("content-type") or "").startswith("text/html") \
-                and ("/live" in response.url or "/tablet/" in response.url or response.url.endswith("/actions")):
-            self.screens.append(time.monotonic())
-
-    def since(self, start: float, until: float) -> tuple[int, int]:
-        return (sum(start <= t <= until for t, _ in self.requests), sum(start <= t <= until for t in self.screens))
-
-
-def tap(page, traffic, selector, text, done) -> tuple[float, int, int, int]:
-    """(ms until shown, requests until shown, requests and screens within SETTLE s)."""
-    start = time.monotonic()
-    ms = page.evaluate(SHOWN.replace("DONE()", f"({done})()"), [selector, text])
-    shown = time.monotonic()
-    time.sleep(SETTLE)  # a benchmark: what follows the tap, counted in a fixed window
-    before, _ = traffic.since(start, shown)
-    after, screens = traffic.since(start, start + SETTLE)
-    return ms, before, after, screens
+def tap(page, selector, text, done) -> list:
+    """[ms until shown, the requests until shown ("move+poll"), requests and screens within SETTLE s]."""
+    page.evaluate(WATCH)
+    return page.evaluate(TAP.replace("DONE()", f"({done})()"), [selector, text, SETTLE])
 
 
 def phone(browser, server, taps):
     room = Room(server, "dixit", ("Ann", "Ben", "Cat", "Dan"))
     room.act("host", "start")
     page = room.open_phone(browser, "Ben")
-    traffic = Traffic(page)
     out = []
     for i in range(taps):
         place = "2" if i % 2 == 0 else "3"
         done = f"() => {{ const c = document.querySelector('#live .pad button.chosen'); return c && c.textContent.trim() === '{place}'; }}"
-        out.append(tap(page, traffic, "#live .pad button", place, done))
+        out.append(tap(page, "#live .pad button", place, done))
     page.context.close()
     return out
 
@@ -105,8 +96,7 @@ def tablet(browser, server, taps):
         page.get_by_role("button", name="Pass the tablet to Dan").click()
         page.get_by_role("button", name="Show my screen").click()
         page.wait_for_selector(".tablet-cover .tablet-seat [data-phase]")
-        traffic = Traffic(page)
-        out.append(tap(page, traffic, ".tablet-cover .pad button", "3", "() => !document.querySelector('.tablet-cover')"))
+        out.append(tap(page, ".tablet-cover .pad button", "3", "() => !document.querySelector('.tablet-cover')"))
         page.context.close()
     return out
 
@@ -114,8 +104,7 @@ def tablet(browser, server, taps):
 def report(name, rows):
     ms = [r[0] for r in rows]
     print(f"{name}: {len(rows)} taps; to the result shown: median {statistics.median(ms):.0f} ms, "
-          f"max {max(ms):.0f} ms; requests until shown: {statistics.median([r[1] for r in rows]):g} (median), "
-          f"{max(r[1] for r in rows)} (max); within {SETTLE} s: requests {statistics.median([r[2] for r in rows]):g}, "
+          f"max {max(ms):.0f} ms; requests until shown: {dict(Counter(r[1] for r in rows))}; within {SETTLE} s: requests {statistics.median([r[2] for r in rows]):g}, "
           f"screens downloaded {statistics.median([r[3] for r in rows]):g} (medians)")
 
 
@@ -124,13 +113,10 @@ def main():
     parser.add_argument("--taps", type=int, default=20)
     parser.add_argument("--short", action="store_true", help="short polling (COMPANION_POLL_WAIT=0)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as instance:
-        env = {"COMPANION_LOG_LEVEL": "WARNING"}
-        if args.short:
-            env["COMPANION_POLL_WAIT"] = "0"
-        server = Server(Path(instance), env=env).start()
+    with tempfile.TemporaryDirectory() as folder:
+        env = {"COMPANION_POLL_WAIT": "0"} if args.short else {}
+        server = Server(Path(folder) / "instance", env=env).start()
         try:
-            wait_until(server.ready, timeout=60, what="the server")
             with sync_playwright() as playwright:
                 browser = launch(playwright)
                 report("phone tap", phone(browser, server, args.taps))

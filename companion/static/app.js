@@ -222,8 +222,13 @@
       headers["Content-Type"] = "application/json";
     }
     var asked = cover ? ++cover.asked : 0;
+    // Its answer brings the seat's screen: meanwhile the host screen's updates need not ask for it.
+    var landed = false;
+    function land() { if (cover && !landed) { landed = true; cover.moving -= 1; } }
+    if (cover) cover.moving += 1;
     return fetch(url, { method: "POST", credentials: "same-origin", headers: headers, body: body })
       .then(function (r) {
+        land();
         var tag = r.headers.get("ETag");
         if (r.ok && (r.headers.get("Content-Type") || "").indexOf("text/html") === 0) {
           if (!cover && reloads(r)) return { ok: true, status: r.status, version: versionOf(tag) };
@@ -242,6 +247,8 @@
         });
       })
       .catch(function () {
+        land();
+        if (cover && tablet === cover) showTablet();
         if (!options.quiet) say(OFFLINE);
         return { ok: false, status: 0, error: OFFLINE };
       });
@@ -383,7 +390,7 @@
     cover.querySelector("[data-tablet-question]").textContent = offer.dataset.tabletAsk;
     document.body.insertBefore(cover, toast);  // outside #live: the host's updates leave it be
     tablet = { cover: cover, url: offer.dataset.tablet, shown: false, turn: null, phase: null, asked: 0, version: null,
-               stilled: still(cover) };
+               moving: 0, stilled: still(cover) };
     var show = cover.querySelector("[data-tablet-show]");
     if (show) show.focus();
     announce(cover.querySelector("h2"));
@@ -422,6 +429,14 @@
     }
     mine.turn = turn;
     mine.phase = phase;
+    stale();  // the host screen saw a later version meanwhile
+  }
+
+  // The seat's screen is asked again when the host screen shows a later version than it, unless a
+  // move made on it is on its way (its answer brings the screen).
+  function stale() {
+    var mine = tablet;
+    if (mine && mine.shown && !mine.moving && mine.version !== null && versionOf(etag) > mine.version) showTablet();
   }
 
   document.addEventListener("click", function (event) {
@@ -439,11 +454,7 @@
   });
   document.addEventListener("keydown", function (event) { if (event.key === "Escape") closeTablet(); });
 
-  // The host screen moved on: the seat's screen is asked again, unless a move made on it already
-  // brought it at that version.
-  if (live) live.addEventListener("live:update", function () {
-    if (tablet && tablet.shown && !(tablet.version >= versionOf(etag))) showTablet();
-  });
+  if (live) live.addEventListener("live:update", stale);
   // ---- Tablet seats: end ----
 
   // ---- Presence (companion/live/presence.py, companion/web/presence.py): begin ----
