@@ -1,26 +1,15 @@
-// Table Companion: live screens by long polling, and the one way a page sends a move (act).
-// The live part of a page is #live; its fragment URL is data-live. Every poll sends the ETag of
-// what is shown and asks the server to hold it up to data-wait seconds: the answer is the new
-// fragment as soon as the room changes, or 304 when the time is up. A server that cannot hold polls
-// answers 304 at once; the page then polls again after data-poll milliseconds (short polling).
-//
-// act(move, options) sends every move of every page and game script (window.Companion.act): the
-// buttons' data-action, the declared picks (data-pick-move), the game scripts' typed words, strokes
-// and layouts, the host's seat for a player without a phone ("for": that seat, part of the request,
-// never added behind a script's back). It asks for the screen it was made on (X-Companion-Screen:
-// the path of #live, or of the tablet cover's seat screen) and the server answers with that fragment
-// and its ETag once the move is recorded (companion/web/screen.py): a tap is one round trip, and the
-// poll that follows is held. A refusal is a sentence in the toast.
-//
-// A fragment is swapped in by idiomorph (static/vendor/idiomorph.js, 0BSD, the htmx team's morphing
-// library; vendored, never from a CDN): it changes only the nodes that differ, so the control that
-// has focus, the text being typed, the caret, a canvas's drawing and an open <details> are the same
-// elements after an update, where a hand-written swap had to save and restore each of them (and the
-// last flaky test came from exactly there). htmx itself was weighed and left out: it would take over
-// the requests (hx-post sends forms, not the JSON moves the API declares) and the long polling with
-// ETags this page already does, for 50 KB more. The one rule of ours on top of the morph: what the
-// user changed on a control and the server did not (a typed word, a ticked box, a panel opened or
-// closed) stays theirs (keeps()).
+// Table Companion: live screens by long polling, and act, the one way a page sends a move.
+// #live is the live part of a page, data-live its fragment's URL. A poll sends the ETag shown and asks
+// to be held up to data-wait s: the answer is the new fragment once the room changes, or 304. A server
+// that cannot hold polls answers 304 at once: the page asks again after data-poll ms.
+// act(move, options) (window.Companion.act) sends every move of every page and game script, "for"
+// a tablet seat included, and names the screen it was made on (X-Companion-Screen): the server
+// answers with that fragment and its ETag (companion/web/screen.py), so a tap is one round trip.
+// Fragments are swapped in by idiomorph 0.8.0 (vendor/idiomorph.min.js, 0BSD, the htmx team's; served
+// here, no CDN): it changes only the nodes that differ, so focus, typed text and caret, a canvas, an
+// open <details> stay the same elements, where the hand-written innerHTML swap restored each by hand
+// (the last flaky test came from there). htmx was left out: it would take over the requests (forms,
+// not the API's JSON moves) and the ETag polling, for 16 KB more gzipped; idiomorph is 4 KB.
 (function () {
   "use strict";
   var live = document.getElementById("live");
@@ -118,8 +107,7 @@
     return m ? parseInt(m[1], 10) : null;
   }
 
-  // The fragment of the room at ETag ``tag`` into #live, unless the page already shows that
-  // version or a later one (a move's answer and the held poll both bring it, in either order).
+  // Unless #live shows that version or a later one (a move's answer and the held poll both bring it).
   function showLive(html, tag) {
     var version = versionOf(tag), shown = versionOf(etag);
     if (version !== null && shown !== null && version <= shown) return;
@@ -138,10 +126,8 @@
     live.dispatchEvent(new CustomEvent("live:update", { bubbles: true }));
   }
 
-  // What the user changed on a control and the server did not is theirs, not the server's yet: a
-  // typed word (the table's own cards, a guess), a ticked box or a chosen radio not sent yet. And a
-  // panel (<details>: the QR code, how to play) stays as the user opened or closed it. ``kept``
-  // holds the controls whose own state the morph leaves as it is, found as each node is reached.
+  // What the user changed on a control and the server did not (a typed word, a ticked box) is theirs:
+  // ``kept`` holds the controls whose value the morph leaves. A <details> stays as the user left it.
   var kept = new Set();
   function keeps(old, fresh) {
     if (old.nodeType !== 1 || fresh.nodeType !== 1 || old.tagName !== fresh.tagName) return;
@@ -168,8 +154,7 @@
     kept.clear();
   }
 
-  // A control that was not kept by the morph (a new button in its place): keyboard focus goes
-  // back to the one of the same id or move, so a keyboard user is not thrown to the top.
+  // Focus on a control the morph replaced goes to the one of the same id or move.
   function focusKey(el) {
     if (!el || !live.contains(el)) return null;
     if (el.id) return "#" + CSS.escape(el.id);
@@ -196,12 +181,8 @@
   var OFFLINE = messages.offline || "The table's server cannot be reached. Check the Wi-Fi and try again.";
   var FAILED = messages.failed || "That did not work.";
 
-  // act(move, options): send a move, show what it changed. ``move`` is the action object (or, with
-  // options.url, a photo's Blob for that address). Options: ``from``, the element tapped (a seat's
-  // screen in the tablet cover makes the move that seat's); ``for``, a seat named outright;
-  // ``versioned``, refuse the move if the room moved on since the version shown; ``quiet``, leave
-  // a refusal to the caller (no toast). Resolves to {ok, status, error, version} and never rejects:
-  // a network failure is {ok: false, status: 0, error}.
+  // act(move, {from: element tapped, for: seat, versioned, quiet: no toast, url: a photo's address
+  // for a Blob move}) -> a promise of {ok, status, error, version}, never rejected (offline: status 0).
   function act(move, options) {
     options = options || {};
     var seat = options["for"] !== undefined ? options["for"] : seatOf(options.from, move);
@@ -222,7 +203,6 @@
       headers["Content-Type"] = "application/json";
     }
     var asked = cover ? ++cover.asked : 0;
-    // Its answer brings the seat's screen: meanwhile the host screen's updates need not ask for it.
     var landed = false;
     function land() { if (cover && !landed) { landed = true; cover.moving -= 1; } }
     if (cover) cover.moving += 1;
@@ -241,7 +221,7 @@
         }
         return r.json().catch(function () { return {}; }).then(function (data) {
           if (!r.ok && !options.quiet) say(data.error || FAILED);
-          // Answered with the JSON view (an endpoint that does not answer screens): ask for it.
+          // A JSON view (an endpoint that answers no screen): ask for the screen.
           if (r.ok) { if (cover) showTablet(); else poll(true); }
           return { ok: r.ok, status: r.status, error: data.error, version: r.ok ? data.version : null };
         });
@@ -269,9 +249,8 @@
     act(action, { from: button, versioned: button.hasAttribute("data-versioned") });
   });
 
-  // A move of several picks, declared by its template: a group with data-pick-move (the move),
-  // data-pick-into (the field that takes the picks) and data-pick-count; its [data-pick] buttons
-  // (each one's value, as JSON) are chosen and unchosen by a tap, and the move goes when that many are.
+  // A move of several picks, declared: [data-pick-move] (the move, its data-pick-into field) goes when
+  // data-pick-count of its [data-pick] buttons (JSON values) are chosen.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-pick]");
     var group = button && button.closest("[data-pick-move]");
@@ -354,10 +333,8 @@
     return holder ? parseInt(holder.dataset.for, 10) : null;
   }
 
-  // The seat a move is made for: that of the cover's screen it was made on; or, for a move a game's
-  // own script sends (a typed guess, a layout of cards, a stroke) while a seat's screen is shown, that
-  // seat's when its type is one the seat can make now (its data-can). The host screen is hidden
-  // then: no host's tap is sent, and a host's timed move (pencils down) is no move of a seat's.
+  // The seat of the cover's screen a move was made on; for a game script's move while a seat's screen
+  // shows, that seat's if it can make it now (data-can: a host's timed move is no seat's).
   function seatOf(el, move) {
     if (el) return forSeat(el);
     var seat = tablet && tablet.shown ? tablet.cover.querySelector("[data-for]") : null;
@@ -411,8 +388,7 @@
       .catch(function () { if (tablet === mine) say(OFFLINE); });
   }
 
-  // The seat's screen into the cover (asked by the cover, or the answer of a move made on it),
-  // unless the cover closed or a later answer is coming.
+  // Unless the cover closed or a later answer is coming.
   function showSeat(mine, asked, html, tag) {
     if (tablet !== mine || asked !== mine.asked) return;
     var screen = mine.cover.querySelector("[data-tablet-screen]");
@@ -432,8 +408,7 @@
     stale();  // the host screen saw a later version meanwhile
   }
 
-  // The seat's screen is asked again when the host screen shows a later version than it, unless a
-  // move made on it is on its way (its answer brings the screen).
+  // Asked again for a later version, unless a move's answer (bringing it) is on its way.
   function stale() {
     var mine = tablet;
     if (mine && mine.shown && !mine.moving && mine.version !== null && versionOf(etag) > mine.version) showTablet();
@@ -519,9 +494,7 @@
   }
   // ---- Presence: end ----
 
-  // For the page's other scripts (photo.js, the games' own): act, the one way to send a move; the
-  // toast; message(key, fallback), the page's own sentences in its language; and refresh(), a poll
-  // at once (what act does after an answer that is not the screen).
+  // For photo.js and the games' scripts: message(key, fallback) is a page's sentence; refresh() polls now.
   window.Companion = {
     act: act, say: say, refresh: function () { poll(true); },
     message: function (key, fallback) { return messages[key] || fallback; }
