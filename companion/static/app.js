@@ -282,11 +282,12 @@
     if (shown && event.target.files && event.target.files.length) shown.textContent = event.target.files[0].name;
   });
 
-  document.addEventListener("change", function (event) {
-    var form = event.target.closest("form[data-options]");
-    if (!form) return;
-    var face = event.target.nextElementSibling;  // a select's face (macros.html) shows its new choice
-    if (face && face.classList.contains("select-shown")) face.firstElementChild.textContent = event.target.selectedOptions[0].text;
+  // The whole options form goes on each change, one move at a time: a change made while one is on
+  // its way goes after it, read then, so two moves in flight cannot land in the wrong order (a
+  // field left, which says "change", then a box ticked).
+  var optionsOut = null;
+  function sendOptions(form) {
+    if (optionsOut) { optionsOut.again = form; return; }
     var options = {};
     Array.prototype.forEach.call(form.elements, function (el) {
       if (!el.name) return;
@@ -294,7 +295,19 @@
       else if (el.dataset.kind === "int") options[el.name] = el.value === "" ? null : parseInt(el.value, 10);
       else options[el.name] = el.value === "" ? null : el.value;
     });
-    act({ type: "options", options: options });
+    optionsOut = { again: null };
+    act({ type: "options", options: options }).then(function () {
+      var again = optionsOut.again;
+      optionsOut = null;
+      if (again && again.isConnected) sendOptions(again);
+    });
+  }
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest("form[data-options]");
+    if (!form) return;
+    var face = event.target.nextElementSibling;  // a select's face (macros.html) shows its new choice
+    if (face && face.classList.contains("select-shown")) face.firstElementChild.textContent = event.target.selectedOptions[0].text;
+    sendOptions(form);
   });
 
   // A form of the live screens (options, a typed word, a guess) is sent by the scripts, never as
