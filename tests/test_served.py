@@ -177,7 +177,7 @@ def test_the_qr_codes_img_has_the_size_of_its_picture(app, table):
 def test_through_the_real_server_a_phone_page_with_its_blots_is_a_small_download(server):
     """What a phone takes over the Wi-Fi to show a Rorschach round of four (three blots): the page,
     its styles and scripts, and the blots, as gunicorn sends them (135 KB before, 2026-12; 28 KB after;
-    35-37 KB before issue 30, 40-41.5 KB after it: idiomorph, 3.8 KB, and act's one way to send a move)."""
+    about 35 KB before issue 30, 40-41.5 KB after it: idiomorph, 3.8 KB, and act's one way to send a move)."""
     session = requests.Session()
     room = session.post(server.url + "/api/v1/rooms", json={"game": "rorschach", "options": {}}).json()
     tokens = {name: session.post(f"{server.url}/api/v1/rooms/{room['code']}/seats", json={"name": name}).json()["token"]
