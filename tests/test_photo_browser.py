@@ -99,7 +99,7 @@ def test_a_file_that_is_no_picture_is_refused_with_a_sentence(browser, served, t
 
 
 def test_a_poll_replaced_while_its_answer_is_still_coming_leaves_the_page_asking_for_it(browser, served):
-    """A photo sent asks the room afresh (photo.js: refresh). If the poll it replaces had its
+    """A photo sent asks the room afresh (app.js: act, after the JSON view the photo endpoint answers). If the poll it replaces had its
     answer's headers but not yet its body, the page never showed that version: the fresh poll must
     still ask for it (If-None-Match of what is shown), or the page stays behind until the room
     moves on again (seen in CI: "Photo sent." and no photo)."""
@@ -116,14 +116,14 @@ def test_a_poll_replaced_while_its_answer_is_still_coming_leaves_the_page_asking
           if (!faked) {  // the answer's headers come, its body never does
             faked = true;
             const body = new ReadableStream({ start() {} });
-            setTimeout(() => { window.TableCompanion.refresh(); }, 50);
+            setTimeout(() => { window.Companion.refresh(); }, 50);
             return Promise.resolve(new Response(body, { status: 200, headers: { ETag: 'W/"999"' } }));
           }
           setTimeout(() => resolve(sent), 0);
         }
         return real.apply(this, arguments);
       };
-      window.TableCompanion.refresh();
+      window.Companion.refresh();
     })""")
     assert len(asked) == 2 and asked[1] != 'W/"999"', asked  # the fresh poll asks for what is shown
     assert ann.evaluate("() => document.querySelector('#live [data-version]').dataset.version") == shown

@@ -176,7 +176,8 @@ def test_the_qr_codes_img_has_the_size_of_its_picture(app, table):
 @pytest.mark.server
 def test_through_the_real_server_a_phone_page_with_its_blots_is_a_small_download(server):
     """What a phone takes over the Wi-Fi to show a Rorschach round of four (three blots): the page,
-    its styles and scripts, and the blots, as gunicorn sends them (135 KB before, 2026-12; 28 KB after)."""
+    its styles and scripts, and the blots, as gunicorn sends them (135 KB before, 2026-12; 28 KB after;
+    about 35 KB before issue 30, 40-41.5 KB after it: idiomorph, 3.8 KB, and act's one way to send a move)."""
     session = requests.Session()
     room = session.post(server.url + "/api/v1/rooms", json={"game": "rorschach", "options": {}}).json()
     tokens = {name: session.post(f"{server.url}/api/v1/rooms/{room['code']}/seats", json={"name": name}).json()["token"]
@@ -200,7 +201,7 @@ def test_through_the_real_server_a_phone_page_with_its_blots_is_a_small_download
         assert response.headers.get("Content-Encoding") == "gzip", url
         assert directives(response) == YEAR, url
         total += len(data)
-    assert total < 40_000, total
+    assert total < 44_000, total
 
 
 @pytest.mark.server

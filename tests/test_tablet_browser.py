@@ -85,6 +85,8 @@ def test_fay_without_a_phone_plays_dixit_on_the_host_screen(server, browser):
     assert host.evaluate("() => document.querySelectorAll('[inert]').length") == 0  # and answers again
     assert room.view("host")["claimed"] == [fay] and room.view("Ben")["players"][5]["phone"] is False
     assert "You said" not in host.content()  # nothing of her screen stays in the page
+    # The move's answer was her screen (one round trip); the host's own comes with its poll.
+    wait_for_version(host, room.view("host")["version"])
     assert host.get_by_role("button", name="Pass the tablet to Fay").count() == 0
 
     for place, name in enumerate(PHONES, start=1):

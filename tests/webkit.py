@@ -25,12 +25,15 @@ WATCH_PAGE = """
 if (!window.__problems) {
   var problems = window.__problems = [];
   window.__pollsOut = 0;
+  window.__pollTags = [];  // the ETag each poll out asked with
   var fetch = window.fetch;
-  window.fetch = function (input) {
+  window.fetch = function (input, init) {
     var answer = fetch.apply(this, arguments);
     if (/\\/live$/.test(new URL(input.url || String(input), location.href).pathname)) {
+      var tag = (init && init.headers && init.headers["If-None-Match"]) || null;
       window.__pollsOut += 1;
-      var back = function () { window.__pollsOut -= 1; };
+      window.__pollTags.push(tag);
+      var back = function () { window.__pollsOut -= 1; window.__pollTags.splice(window.__pollTags.indexOf(tag), 1); };
       answer.then(back, back);
     }
     return answer;
@@ -235,7 +238,12 @@ class Phone:
         """The phone is put away while the page holds a poll (as it does whenever nothing happens;
         one counted by :data:`WATCH_PAGE`, so made after something was shown since the load): the
         window is minimised, and the page says it is hidden."""
-        self.wait(lambda d: self.polls_out() >= 1, "the page to hold a poll")
+        # A poll asking with the version shown: one sent before a move's answer showed the next
+        # version is answered at once with what the page has, and a hidden page asks no more.
+        self.wait(lambda d: d.execute_script(
+            "var el = document.querySelector('#live [data-version]');"
+            "return !!el && window.__pollTags.indexOf('\"v' + el.dataset.version + '\"') >= 0;"),
+            "the page to hold a poll of the version it shows")
         self.driver.minimize_window()
         self.wait(lambda d: d.execute_script("return document.visibilityState") == "hidden", "the page to be hidden")
 

@@ -1,8 +1,15 @@
-// Table Companion: live screens by long polling, and actions as JSON posts.
-// The live part of a page is #live; its fragment URL is data-live. Every poll sends the ETag of
-// what is shown and asks the server to hold it up to data-wait seconds: the answer is the new
-// fragment as soon as the room changes, or 304 when the time is up. A server that cannot hold polls
-// answers 304 at once; the page then polls again after data-poll milliseconds (short polling).
+// Table Companion: live screens by long polling, and act, the one way a page sends a move.
+// #live is the live part of a page, data-live its fragment's URL. A poll sends the ETag shown and asks
+// to be held up to data-wait s: the answer is the new fragment once the room changes, or 304. A server
+// that cannot hold polls answers 304 at once: the page asks again after data-poll ms.
+// act(move, options) (window.Companion.act) sends every move of every page and game script, "for"
+// a tablet seat included, and names the screen it was made on (X-Companion-Screen): the server
+// answers with that fragment and its ETag (companion/web/screen.py), so a tap is one round trip.
+// Fragments are swapped in by idiomorph 0.8.0 (vendor/idiomorph.min.js, 0BSD, the htmx team's; served
+// here, no CDN): it changes only the nodes that differ, so focus, typed text and caret, a canvas, an
+// open <details> stay the same elements, where the hand-written innerHTML swap restored each by hand
+// (the last flaky test came from there). htmx was left out: it would take over the requests (forms,
+// not the API's JSON moves) and the ETag polling, for 16 KB more gzipped; idiomorph is 4 KB.
 (function () {
   "use strict";
   var live = document.getElementById("live");
@@ -53,16 +60,7 @@
       .then(function (r) {
         if (r.status === 304) { held = Date.now() - started >= pollMs; return null; }
         if (!r.ok) throw new Error("status " + r.status);
-        // The fragment speaks another language than the page (the table's language changed): load
-        // the whole page again, so its title and the script's own sentences follow too.
-        // So does a fragment of another game (the table picked its next game tonight): the page's
-        // head carries each game's own styles and scripts.
-        var spoken = r.headers.get("Content-Language"), game = r.headers.get("X-Companion-Game");
-        if ((spoken && document.documentElement.lang && spoken !== document.documentElement.lang)
-            || (game && document.body.dataset.game && game !== document.body.dataset.game)) {
-          window.location.reload();
-          return new Promise(function () { /* the page is going: nothing more to show */ });
-        }
+        if (reloads(r)) return new Promise(function () { /* the page is going: nothing more to show */ });
         held = true;
         var tag = r.headers.get("ETag");
         return r.text().then(function (html) { return { html: html, tag: tag }; });
@@ -73,7 +71,7 @@
         document.body.classList.remove("offline");
         // The page has a version only once it shows it: a poll replaced while its body was still
         // coming (a photo just sent asks afresh) must not leave the page claiming what it never showed.
-        if (answer !== null) { etag = answer.tag; show(answer.html); }
+        if (answer !== null) showLive(answer.html, answer.tag);
       })
       .catch(function () {
         if (mine !== inFlight) return;  // replaced by a fresh poll: not a failure
@@ -89,18 +87,35 @@
       });
   }
 
-  function show(html) {
+  // The fragment speaks another language than the page (the table's language changed): load the
+  // whole page again, so its title and the script's own sentences follow too. So does a fragment of
+  // another game (the table picked its next game tonight): the page's head carries each game's own
+  // styles and scripts.
+  function reloads(r) {
+    var spoken = r.headers.get("Content-Language"), game = r.headers.get("X-Companion-Game");
+    if ((spoken && document.documentElement.lang && spoken !== document.documentElement.lang)
+        || (game && document.body.dataset.game && game !== document.body.dataset.game)) {
+      window.location.reload();
+      return true;
+    }
+    return false;
+  }
+
+  // "v12" -> 12: the room's version a fragment shows (companion/live/polling.py's ETag).
+  function versionOf(tag) {
+    var m = /"v(\d+)"/.exec(tag || "");
+    return m ? parseInt(m[1], 10) : null;
+  }
+
+  // Unless #live shows that version or a later one (a move's answer and the held poll both bring it).
+  function showLive(html, tag) {
+    var version = versionOf(tag), shown = versionOf(etag);
+    if (version !== null && shown !== null && version <= shown) return;
+    etag = tag;
     var before = live.querySelector("[data-phase]");
     var phase = before ? before.dataset.phase : null;
     var focused = focusKey(document.activeElement);
-    var open = Array.prototype.map.call(live.querySelectorAll("details[id][open]"), function (d) { return d.id; });
-    // What someone is typing (the table's own cards, a name) is theirs, not the server's yet.
-    var typed = Array.prototype.filter.call(live.querySelectorAll("textarea[id], input[type=text][id]"),
-      function (el) { return el.value !== el.defaultValue; }).map(function (el) { return [el.id, el.value]; });
-    live.innerHTML = html;
-    // A panel the host opened (the QR code, how to play) stays open across updates.
-    open.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
-    typed.forEach(function (t) { var el = document.getElementById(t[0]); if (el) el.value = t[1]; });
+    swap(live, html);
     var after = live.querySelector("[data-phase]");
     if (after && after.dataset.phase !== phase) {
       // A new phase is a new screen: show it from the top, and tell a screen reader its title.
@@ -111,8 +126,35 @@
     live.dispatchEvent(new CustomEvent("live:update", { bubbles: true }));
   }
 
-  // The live region is replaced wholesale; keep keyboard focus on the same control when it is
-  // still there, so a keyboard user is not thrown back to the top after every update.
+  // What the user changed on a control and the server did not (a typed word, a ticked box) is theirs:
+  // ``kept`` holds the controls whose value the morph leaves. A <details> stays as the user left it.
+  var kept = new Set();
+  function keeps(old, fresh) {
+    if (old.nodeType !== 1 || fresh.nodeType !== 1 || old.tagName !== fresh.tagName) return;
+    var text = old.tagName === "TEXTAREA" || (old.tagName === "INPUT" && /^(text|search|number|email)$/.test(old.type));
+    var typed = text && old.value !== old.defaultValue
+      && (old.tagName === "TEXTAREA" ? fresh.textContent : fresh.getAttribute("value") || "") === old.defaultValue;
+    var ticked = old.tagName === "INPUT" && (old.type === "checkbox" || old.type === "radio")
+      && old.checked !== old.defaultChecked && fresh.hasAttribute("checked") === old.defaultChecked;
+    if (typed || ticked) kept.add(old);
+  }
+
+  function swap(target, html) {
+    kept.clear();
+    Idiomorph.morph(target, html, {
+      morphStyle: "innerHTML",
+      callbacks: {
+        beforeNodeMorphed: function (old, fresh) { keeps(old, fresh); return true; },
+        beforeAttributeUpdated: function (name, el) {
+          if (name === "open" && el.tagName === "DETAILS") return false;
+          return !(kept.has(el) && (name === "value" || name === "checked"));
+        }
+      }
+    });
+    kept.clear();
+  }
+
+  // Focus on a control the morph replaced goes to the one of the same id or move.
   function focusKey(el) {
     if (!el || !live.contains(el)) return null;
     if (el.id) return "#" + CSS.escape(el.id);
@@ -121,7 +163,7 @@
   }
 
   function restoreFocus(key) {
-    if (!key) return;
+    if (!key || live.contains(document.activeElement)) return;
     var el = live.querySelector(key);
     if (el) el.focus({ preventScroll: true });
   }
@@ -136,22 +178,60 @@
     return el ? parseInt(el.dataset.version, 10) : null;
   }
 
-  function act(action, versioned) {
-    if (versioned) action.version = currentVersion();
-    return fetch(document.body.dataset.actions, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-Companion-Role": role },
-      body: JSON.stringify(action)
-    }).then(function (r) {
-      return r.json().then(function (data) {
-        if (!r.ok) say(data.error || messages.failed || "That did not work.");
-        poll();
-        return data;
+  var OFFLINE = messages.offline || "The table's server cannot be reached. Check the Wi-Fi and try again.";
+  var FAILED = messages.failed || "That did not work.";
+
+  // act(move, {from: element tapped, for: seat, versioned, quiet: no toast, url: a photo's address
+  // for a Blob move}) -> a promise of {ok, status, error, version}, never rejected (offline: status 0).
+  function act(move, options) {
+    options = options || {};
+    var seat = options["for"] !== undefined ? options["for"] : seatOf(options.from, move);
+    var cover = seat !== null && tablet && tablet.shown ? tablet : null;
+    var screen = cover ? cover.url : (live ? live.dataset.live : null);
+    var headers = { "X-Companion-Role": role };
+    if (screen) headers["X-Companion-Screen"] = new URL(screen, window.location.href).pathname;
+    var url = options.url || document.body.dataset.actions, body;
+    if (options.url) {  // a photo: its bytes as they are, the seat in the address
+      body = move;
+      headers["Content-Type"] = move.type || "application/octet-stream";
+      if (seat !== null) url += (url.indexOf("?") < 0 ? "?" : "&") + "for=" + encodeURIComponent(seat);
+    } else {
+      move = Object.assign({}, move);
+      if (seat !== null) move["for"] = seat;
+      if (options.versioned) move.version = currentVersion();
+      body = JSON.stringify(move);
+      headers["Content-Type"] = "application/json";
+    }
+    var asked = cover ? ++cover.asked : 0;
+    var landed = false;
+    function land() { if (cover && !landed) { landed = true; cover.moving -= 1; } }
+    if (cover) cover.moving += 1;
+    return fetch(url, { method: "POST", credentials: "same-origin", headers: headers, body: body })
+      .then(function (r) {
+        land();
+        var tag = r.headers.get("ETag");
+        if (r.ok && (r.headers.get("Content-Type") || "").indexOf("text/html") === 0) {
+          if (!cover && reloads(r)) return { ok: true, status: r.status, version: versionOf(tag) };
+          return r.text().then(function (html) {
+            // The screen the move was made on, as the server now shows it.
+            if (cover) showSeat(cover, asked, html, tag);
+            else if (live) showLive(html, tag);
+            return { ok: true, status: r.status, version: versionOf(tag) };
+          });
+        }
+        return r.json().catch(function () { return {}; }).then(function (data) {
+          if (!r.ok && !options.quiet) say(data.error || FAILED);
+          // A JSON view (an endpoint that answers no screen): ask for the screen.
+          if (r.ok) { if (cover) showTablet(); else poll(true); }
+          return { ok: r.ok, status: r.status, error: data.error, version: r.ok ? data.version : null };
+        });
+      })
+      .catch(function () {
+        land();
+        if (cover && tablet === cover) showTablet();
+        if (!options.quiet) say(OFFLINE);
+        return { ok: false, status: 0, error: OFFLINE };
       });
-    }).catch(function () {
-      say(messages.offline || "The table's server cannot be reached. Check the Wi-Fi and try again.");
-    });
   }
 
   document.addEventListener("click", function (event) {
@@ -159,8 +239,6 @@
     if (!button || button.disabled) return;
     event.preventDefault();
     var action = JSON.parse(button.dataset.action);
-    var seat = forSeat(button);  // a button of a player without a phone, on the host screen
-    if (seat !== null) action["for"] = seat;
     if (button.dataset.prompt) {
       var value = window.prompt(button.dataset.prompt, button.dataset.value || "");
       if (value === null) return;
@@ -168,20 +246,22 @@
     }
     if (button.dataset.confirm && !window.confirm(button.dataset.confirm)) return;
     button.classList.add("pressed");
-    act(action, button.hasAttribute("data-versioned"));
+    act(action, { from: button, versioned: button.hasAttribute("data-versioned") });
   });
 
-  // Claims of several places (a game where one player lays two cards): pick them, then send them together.
+  // A move of several picks, declared: [data-pick-move] (the move, its data-pick-into field) goes when
+  // data-pick-count of its [data-pick] buttons (JSON values) are chosen.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-pick]");
-    if (!button) return;
+    var group = button && button.closest("[data-pick-move]");
+    if (!group) return;
     button.classList.toggle("chosen");
-    var picked = Array.prototype.map.call(
-      button.parentNode.querySelectorAll(".chosen"), function (b) { return parseInt(b.textContent, 10); });
-    if (picked.length === 2) {
-      var claim = { type: "claim", positions: picked }, seat = forSeat(button);
-      if (seat !== null) claim["for"] = seat;
-      act(claim);
+    var picked = Array.prototype.map.call(group.querySelectorAll("[data-pick].chosen"),
+      function (b) { return JSON.parse(b.dataset.pick); });
+    if (picked.length === parseInt(group.dataset.pickCount, 10)) {
+      var move = JSON.parse(group.dataset.pickMove);
+      move[group.dataset.pickInto] = picked;
+      act(move, { from: button });
     }
   });
 
@@ -202,11 +282,12 @@
     if (shown && event.target.files && event.target.files.length) shown.textContent = event.target.files[0].name;
   });
 
-  document.addEventListener("change", function (event) {
-    var form = event.target.closest("form[data-options]");
-    if (!form) return;
-    var face = event.target.nextElementSibling;  // a select's face (macros.html) shows its new choice
-    if (face && face.classList.contains("select-shown")) face.firstElementChild.textContent = event.target.selectedOptions[0].text;
+  // The whole options form goes on each change, one move at a time: a change made while one is on
+  // its way goes after it, read then, so two moves in flight cannot land in the wrong order (a
+  // field left, which says "change", then a box ticked).
+  var optionsOut = null;
+  function sendOptions(form) {
+    if (optionsOut) { optionsOut.again = form; return; }
     var options = {};
     Array.prototype.forEach.call(form.elements, function (el) {
       if (!el.name) return;
@@ -214,7 +295,19 @@
       else if (el.dataset.kind === "int") options[el.name] = el.value === "" ? null : parseInt(el.value, 10);
       else options[el.name] = el.value === "" ? null : el.value;
     });
-    act({ type: "options", options: options });
+    optionsOut = { again: null };
+    act({ type: "options", options: options }).then(function () {
+      var again = optionsOut.again;
+      optionsOut = null;
+      if (again && again.isConnected) sendOptions(again);
+    });
+  }
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest("form[data-options]");
+    if (!form) return;
+    var face = event.target.nextElementSibling;  // a select's face (macros.html) shows its new choice
+    if (face && face.classList.contains("select-shown")) face.firstElementChild.textContent = event.target.selectedOptions[0].text;
+    sendOptions(form);
   });
 
   // A form of the live screens (options, a typed word, a guess) is sent by the scripts, never as
@@ -245,12 +338,21 @@
   // closes when the game no longer waits for them (their data-turn goes from 1 to 0) or moves on to
   // another phase (the host screen then offers the tablet again for the next step), on "Done —
   // hand back", or when there is nothing left to play. Nothing of their screen stays in the page.
-  // Every action sent from inside it carries "for": their seat (forSeat, used above).
-  var tablet = null;  // the open cover: {cover, url, shown, turn, phase, asked, stilled}
+  // Every move sent from inside it carries "for": their seat (seatOf, in act's request).
+  var tablet = null;  // the open cover: {cover, url, shown, turn, phase, asked, version, stilled}
 
   function forSeat(el) {
     var holder = el && el.closest ? el.closest("[data-for]") : null;
     return holder ? parseInt(holder.dataset.for, 10) : null;
+  }
+
+  // The seat of the cover's screen a move was made on; for a game script's move while a seat's screen
+  // shows, that seat's if it can make it now (data-can: a host's timed move is no seat's).
+  function seatOf(el, move) {
+    if (el) return forSeat(el);
+    var seat = tablet && tablet.shown ? tablet.cover.querySelector("[data-for]") : null;
+    if (!seat || !move || (seat.dataset.can || "").split(" ").indexOf(move.type) < 0) return null;
+    return parseInt(seat.dataset.for, 10);
   }
 
   function closeTablet() {
@@ -277,7 +379,8 @@
     var cover = template.content.firstElementChild.cloneNode(true);
     cover.querySelector("[data-tablet-question]").textContent = offer.dataset.tabletAsk;
     document.body.insertBefore(cover, toast);  // outside #live: the host's updates leave it be
-    tablet = { cover: cover, url: offer.dataset.tablet, shown: false, turn: null, phase: null, asked: 0, stilled: still(cover) };
+    tablet = { cover: cover, url: offer.dataset.tablet, shown: false, turn: null, phase: null, asked: 0, version: null,
+               moving: 0, stilled: still(cover) };
     var show = cover.querySelector("[data-tablet-show]");
     if (show) show.focus();
     announce(cover.querySelector("h2"));
@@ -286,33 +389,42 @@
   function showTablet() {
     var mine = tablet, asked = ++mine.asked;
     fetch(mine.url, { credentials: "same-origin", cache: "no-store" })
-      .then(function (r) { return r.text().then(function (html) { return { ok: r.ok, html: html }; }); })
+      .then(function (r) { return r.text().then(function (html) { return { ok: r.ok, html: html, tag: r.headers.get("ETag") }; }); })
       .then(function (answer) {
-        if (tablet !== mine || asked !== mine.asked) return;  // closed, or a later answer is coming
-        if (!answer.ok) {
-          var sentence = document.createElement("div");
-          sentence.innerHTML = answer.html;
-          closeTablet();
-          say(sentence.textContent.trim() || messages.failed || "That did not work.");
-          return;
-        }
-        var screen = mine.cover.querySelector("[data-tablet-screen]");
-        screen.innerHTML = answer.html;
-        // The game's own scripts set up what they show on a phone (a typed guess kept, a layout).
-        screen.dispatchEvent(new CustomEvent("live:update", { bubbles: true }));
-        var seat = screen.querySelector("[data-phase]");
-        var turn = seat && seat.dataset.turn || "0", phase = seat ? seat.dataset.phase : null;
-        if (screen.querySelector("[data-tablet-over]") || (mine.turn === "1" && turn === "0")
-            || (mine.phase !== null && phase !== mine.phase)) {
-          closeTablet();  // done: the game waits for them no more, or has moved on to its next step
-          return;
-        }
-        mine.turn = turn;
-        mine.phase = phase;
+        if (answer.ok) { showSeat(mine, asked, answer.html, answer.tag); return; }
+        if (tablet !== mine || asked !== mine.asked) return;
+        var sentence = document.createElement("div");
+        sentence.innerHTML = answer.html;
+        closeTablet();
+        say(sentence.textContent.trim() || FAILED);
       })
-      .catch(function () {
-        if (tablet === mine) say(messages.offline || "The table's server cannot be reached. Check the Wi-Fi and try again.");
-      });
+      .catch(function () { if (tablet === mine) say(OFFLINE); });
+  }
+
+  // Unless the cover closed or a later answer is coming.
+  function showSeat(mine, asked, html, tag) {
+    if (tablet !== mine || asked !== mine.asked) return;
+    var screen = mine.cover.querySelector("[data-tablet-screen]");
+    swap(screen, html);
+    mine.version = versionOf(tag);
+    // The game's own scripts set up what they show on a phone (a typed guess kept, a layout).
+    screen.dispatchEvent(new CustomEvent("live:update", { bubbles: true }));
+    var seat = screen.querySelector("[data-phase]");
+    var turn = seat && seat.dataset.turn || "0", phase = seat ? seat.dataset.phase : null;
+    if (screen.querySelector("[data-tablet-over]") || (mine.turn === "1" && turn === "0")
+        || (mine.phase !== null && phase !== mine.phase)) {
+      closeTablet();  // done: the game waits for them no more, or has moved on to its next step
+      return;
+    }
+    mine.turn = turn;
+    mine.phase = phase;
+    stale();  // the host screen saw a later version meanwhile
+  }
+
+  // Asked again for a later version, unless a move's answer (bringing it) is on its way.
+  function stale() {
+    var mine = tablet;
+    if (mine && mine.shown && !mine.moving && mine.version !== null && versionOf(etag) > mine.version) showTablet();
   }
 
   document.addEventListener("click", function (event) {
@@ -330,26 +442,7 @@
   });
   document.addEventListener("keydown", function (event) { if (event.key === "Escape") closeTablet(); });
 
-  // The game's own scripts post some moves themselves (a typed guess, a layout of cards): while a
-  // seat's screen is shown, a move that names no seat and is of a type that seat can make now
-  // (its data-can) goes as that seat's too. The host screen is hidden then: no host's tap is sent,
-  // and a host's timed move (pencils down) is no move of a seat's.
-  var sendRequest = window.fetch;
-  window.fetch = function (url, init) {
-    var seat = tablet && tablet.shown ? tablet.cover.querySelector("[data-for]") : null;
-    if (seat && init && init.method === "POST" && typeof init.body === "string"
-        && String(url) === document.body.dataset.actions) {
-      try {
-        var move = JSON.parse(init.body);
-        if (move && move["for"] === undefined && (seat.dataset.can || "").split(" ").indexOf(move.type) >= 0) {
-          move["for"] = parseInt(seat.dataset.for, 10);
-          init = Object.assign({}, init, { body: JSON.stringify(move) });
-        }
-      } catch (e) { /* not a move: sent as it is */ }
-    }
-    return sendRequest.call(window, url, init);
-  };
-  if (live) live.addEventListener("live:update", function () { if (tablet && tablet.shown) showTablet(); });
+  if (live) live.addEventListener("live:update", stale);
   // ---- Tablet seats: end ----
 
   // ---- Presence (companion/live/presence.py, companion/web/presence.py): begin ----
@@ -414,9 +507,11 @@
   }
   // ---- Presence: end ----
 
-  // For the page's other scripts (photo.js): the toast, and a poll at once after a change they made;
-  // forSeat(element): the seat an element of the host's privacy cover plays for (null elsewhere).
-  window.TableCompanion = { say: say, refresh: function () { poll(true); }, forSeat: forSeat };
+  // For photo.js and the games' scripts: message(key, fallback) is a page's sentence; refresh() polls now.
+  window.Companion = {
+    act: act, say: say, refresh: function () { poll(true); },
+    message: function (key, fallback) { return messages[key] || fallback; }
+  };
   wake();
   poll();
 })();

@@ -2,23 +2,16 @@
 // send it) takes a photo with the phone's camera (accept="image/*" capture="environment"), scales
 // it on the phone to at most 1280 px and 200 KB, and sends it. The canvas writes a new JPEG of the
 // pixels alone: the camera's EXIF, with its GPS coordinates, never leaves the phone (the server
-// strips it again all the same). The room's next live update shows the photo. The page's own
-// sentences come with the input (data-photo-sending, -sent, -failed, -unreadable: in its language).
+// strips it again all the same). It goes by the page's one way to send a move (app.js's act), which
+// then shows the screen with the photo. The page's own sentences come with the input
+// (data-photo-sending, -sent, -failed, -unreadable: in its language).
 (function () {
   "use strict";
   var MAX_SIDE = 1280;      // px: the longest side sent
   var MAX_BYTES = 200 * 1024;
   var QUALITIES = [0.85, 0.75, 0.65, 0.55, 0.45];
-  var role = document.body.dataset.role;
 
-  function tell(text, kind) {
-    var page = window.TableCompanion;
-    if (page && page.say) { page.say(text, kind); return; }
-    var toast = document.getElementById("toast");
-    if (!toast) return;
-    toast.textContent = text;
-    toast.className = "toast show " + (kind || "error");
-  }
+  function tell(text, kind) { window.Companion.say(text, kind); }
 
   function sentence(input, name, fallback) {
     return input.dataset["photo" + name] || fallback;
@@ -76,20 +69,13 @@
     return attempt(scale, 0);
   }
 
+  // In the host's privacy cover, the photo is the paper of the player without a phone it shows
+  // (act makes it that seat's, from the input).
   function send(input, blob) {
-    // In the host's privacy cover, the photo is the paper of the player without a phone it shows.
-    var cover = input.closest("[data-for]");
-    var url = input.dataset.photoUrl + (cover ? "?for=" + encodeURIComponent(cover.dataset.for) : "");
-    return fetch(url, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "image/jpeg", "X-Companion-Role": role },
-      body: blob
-    }).then(function (r) {
-      return r.json().catch(function () { return {}; }).then(function (data) {
-        if (!r.ok) throw new Error(data.error || sentence(input, "Failed", "The photo was not sent. Try again."));
-        return data;
-      });
+    return window.Companion.act(blob, { url: input.dataset.photoUrl, from: input, quiet: true }).then(function (res) {
+      if (res.status === 0) throw new TypeError("offline");
+      if (!res.ok) throw new Error(res.error || sentence(input, "Failed", "The photo was not sent. Try again."));
+      return res;
     });
   }
 
@@ -105,11 +91,9 @@
       .then(function (blob) { return send(input, blob); })
       .then(function () {
         tell(sentence(input, "Sent", "Photo sent."), "info");
-        var page = window.TableCompanion;
-        if (page && page.refresh) page.refresh();  // the room moved on: show the photo now
       })
       .catch(function (error) {
-        if (error instanceof TypeError) {  // fetch itself failed: no network
+        if (error instanceof TypeError) {  // the request itself failed: no network
           tell(sentence(input, "Failed", "The photo was not sent. Try again."));
         } else if (error.message === "unreadable") {  // the browser could not decode it
           tell(sentence(input, "Unreadable", "That photo could not be read. Take it again."));

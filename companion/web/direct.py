@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 
-from companion.web import api
+from companion.web import api, screen
 from companion.web.routes import Routes
 
 # The endpoints answered here (their rules, methods included, are registered in web/api.py).
@@ -43,11 +43,20 @@ class Direct:
         method = environ.get("REQUEST_METHOD")
         try:
             room, viewer = answer(self.rooms, environ, route[1]["code"])
+            shown = self._screen(environ, room) if answer is api.act else None
+            if shown is not None:  # the page's own screen after the move (web/screen.py)
+                start_response(shown[0], shown[1])
+                return [shown[2]]
             body = api.view_body(self.rooms, room, viewer)
         except Exception:
             return self._refused(environ, start_response)
         start_response("200 OK", api.view_headers(room) + [("Content-Length", str(len(body)))])
         return [b"" if method == "HEAD" else body]
+
+    def _screen(self, environ, room):
+        """The screen a move's request asked to be answered with, rendered by the next layer."""
+        path = screen.asked(self.routes, environ, room.code)
+        return screen.render(self.app, environ, path) if path else None
 
     def _refused(self, environ, start_response, error: BaseException | None = None):
         """The answer of the Flask app's error handlers to ``error`` (default: the exception being

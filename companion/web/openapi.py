@@ -470,8 +470,17 @@ def _room_paths() -> dict:
         "/api/v1/rooms/{code}/actions": {"parameters": [CODE], "post": {
             "tags": ["rooms"], "operationId": "act", "summary": "Act: a host's action or a game move",
             "security": bearer,
+            "parameters": [{"name": "X-Companion-Screen", "in": "header", "required": False,
+                            "schema": {"type": "string", "maxLength": 200, "examples": ["/p/AB3C/live"]},
+                            "description": "The pages' own: the path of the screen the move was made on (a "
+                                           "live fragment of this room). The answer is then that fragment, "
+                                           "as its next poll would get it, so a tap is one round trip; any "
+                                           "other path is ignored (the JSON view answers)."}],
             "requestBody": _body(_ref("Action"), {"type": "start"}),
-            "responses": {"200": _json(_ref("View"), "The actor's new view.", ETAG),
+            "responses": {"200": {**_json(_ref("View"), "The actor's new view; with X-Companion-Screen, "
+                                                        "that screen's HTML fragment.", ETAG),
+                                  "content": {"application/json": {"schema": _ref("View")},
+                                              "text/html": {"schema": {"type": "string"}}}},
                           "400": _error("Not allowed now, or not a move of this game: the sentence says why; "
                                         "nothing changed."),
                           "401": _error("No credential."), "403": _error("The credential is not a seat here."),

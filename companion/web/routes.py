@@ -60,6 +60,10 @@ class Routes:
                                                              environ.get("REQUEST_METHOD") or "GET")
         return found
 
+    def path(self, path: str, method: str = "GET") -> Route | None:
+        """The route of ``path`` asked with ``method`` (a path a request names, not its own)."""
+        return self._remembered(path, method)
+
     def _match(self, path: str, method: str) -> Route | None:
         if not path.isascii():  # WSGI hands the path over as latin-1; the map's rules are text
             path = path.encode("latin-1").decode("utf-8", "replace")

@@ -11,9 +11,10 @@ it in the cover, refreshed whenever the room moves on; the cover closes again wh
 longer waits for her, or on "Done — hand back" (``static/app.js``, the tablet block).
 
 Her buttons post to the usual actions endpoint with the host's credential and ``"for": seat``
-(app.js adds it to every action sent from inside the cover, and, while the cover shows her screen,
-to a move a game's own script sends of a type her view's ``can`` lists); the room plays the move as
-hers and refuses it for a seat with a phone (``companion/rooms/room.py``).
+(app.js's ``act`` puts it in every move made inside the cover, and, while the cover shows her screen,
+in a move a game's own script sends of a type her view's ``can`` lists), asking to be answered with
+this screen; the room plays the move as hers and refuses it for a seat with a phone
+(``companion/rooms/room.py``).
 
 Secrecy: the host's page, fragment and JSON view never hold a tablet seat's secret; only this
 fragment does, served to the host's credential alone, only for a tablet seat, only on request,
@@ -74,4 +75,7 @@ def seat_screen(code: str, seat: int):
         body = render_template("tablet_seat.html", name=name, **context)
     response = Response(body, mimetype="text/html")
     response.headers["Cache-Control"] = "no-store"  # a secret: no cache keeps it
+    # Its version, as a fragment's: a move made on the cover is answered with this screen
+    # (web/screen.py), and the cover asks again only for a later one (static/app.js).
+    response.set_etag(f"v{room.version}")
     return response

@@ -8,27 +8,8 @@
   var downFor = {};         // deadlines already announced (sound, pencils_down)
   var audio = null;
 
-  // The page's own sentences, in the page's language (base.html's data-messages).
-  function message(key, fallback) {
-    try { return JSON.parse(body.dataset.messages || "{}")[key] || fallback; } catch (e) { return fallback; }
-  }
-
-  function post(action) {
-    return fetch(body.dataset.actions, {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-Companion-Role": role },
-      body: JSON.stringify(action)
-    }).then(function (r) {
-      return r.json().then(function (data) {
-        if (!r.ok) {
-          var toast = document.getElementById("toast");
-          if (toast) { toast.textContent = data.error || message("failed", "That did not work."); toast.className = "toast show error";
-            setTimeout(function () { toast.className = "toast"; }, 5000); }
-        }
-        return data;
-      });
-    });
-  }
+  // Every move goes by the page's one way to send one (static/app.js), loaded after this script.
+  function act(move, options) { return window.Companion.act(move, options); }
 
   // The server's clock: one round trip, half of it on the way back.
   function syncClock() {
@@ -95,7 +76,7 @@
         if (!downFor[deadline]) {
           downFor[deadline] = true;
           beep();
-          if (role === "host") post({ type: "pencils_down" });
+          if (role === "host") act({ type: "pencils_down" });
         }
       }
     });
@@ -108,24 +89,12 @@
     event.preventDefault();
     var form = button.closest("form");
     var words = ["w1", "w2", "w3"].map(function (n) { return form.elements[n].value; });
-    post({ type: "subject_card", words: words });
+    act({ type: "subject_card", words: words });
   });
-
-  // Typed text survives the fragment being swapped in by the poll.
-  var typed = {};
-  document.addEventListener("input", function (event) {
-    if (event.target.id && event.target.matches("input[type=text]")) typed[event.target.id] = event.target.value;
-  });
-  function restoreTyped() {
-    Object.keys(typed).forEach(function (id) {
-      var el = document.getElementById(id);
-      if (el && el.value !== typed[id]) el.value = typed[id];
-    });
-  }
 
   // Doodling on the phone: strokes as compact SVG path data in a 0-100 square.
-  // Every saved stroke moves the room's version on, so app.js swaps #live (and the canvas with it)
-  // while the players are still drawing. The drawing therefore lives here, not in the DOM: the
+  // Every saved stroke moves the room's version on, so app.js updates #live (and may replace the
+  // canvas with it) while the players are still drawing. The drawing therefore lives here, not in the DOM: the
   // pointer is followed on the document, whichever canvas element is on the page; a fresh canvas
   // is painted before the browser shows it; finished strokes are sent one post at a time and sent
   // again until the server has them. A post carries only the strokes the server does not have yet
@@ -198,35 +167,24 @@
     var sent = pad.done, key = pad.key, action = padAction(sent);
     pad.inFlight = true;
     pad.sentAt = Date.now();
-    fetch(body.dataset.actions, {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-Companion-Role": role },
-      body: JSON.stringify(action)
-    }).then(function (r) {
-      return r.json().catch(function () { return {}; }).then(function (data) {
-        pad.inFlight = false;
-        if (key !== pad.key) return;
-        if (r.ok) {
-          pad.acked = sent;
-          pad.whole = false;
-          pad.ackedAt = Math.max(pad.ackedAt, data.version || 0);
-          showState();
-          if (pad.done !== pad.acked) flushSoon(0);
-        } else if (r.status >= 500 || r.status === 429) {
-          flushSoon(1500);  // the server is busy: what is unsent goes again, in a moment
-        } else if (action.type === "stroke") {
-          pad.whole = true;  // e.g. the server's doodle changed meanwhile: the whole doodle now
-          flushSoon(0);
-        } else {
-          pad.stopped = true;  // e.g. the time is up: the server keeps what it had (a pause is lifted below)
-          var toast = document.getElementById("toast");
-          if (toast) { toast.textContent = data.error || message("failed", "That did not work."); toast.className = "toast show error";
-            setTimeout(function () { toast.className = "toast"; }, 5000); }
-        }
-      });
-    }).catch(function () {
+    act(action, { quiet: true }).then(function (res) {
       pad.inFlight = false;
-      flushSoon(1500);  // offline for a moment: nothing unsent is dropped
+      if (key !== pad.key) return;
+      if (res.ok) {
+        pad.acked = sent;
+        pad.whole = false;
+        pad.ackedAt = Math.max(pad.ackedAt, res.version || 0);
+        showState();
+        if (pad.done !== pad.acked) flushSoon(0);
+      } else if (res.status === 0 || res.status >= 500 || res.status === 429) {
+        flushSoon(1500);  // offline or busy for a moment: what is unsent goes again, nothing is dropped
+      } else if (action.type === "stroke") {
+        pad.whole = true;  // e.g. the server's doodle changed meanwhile: the whole doodle now
+        flushSoon(0);
+      } else {
+        pad.stopped = true;  // e.g. the time is up: the server keeps what it had (a pause is lifted below)
+        window.Companion.say(res.error || window.Companion.message("failed", "That did not work."));
+      }
     });
   }
   function endStroke() {
@@ -300,10 +258,12 @@
     if (pad.done !== pad.acked) flushSoon(0);
   }
 
-  function bind() { restoreTyped(); bindCanvas(); tick(); }
+  function bind() { bindCanvas(); tick(); }
   document.addEventListener("live:update", bind);
   syncClock();
   setInterval(syncClock, 60000);
-  setInterval(tick, 100);
-  bind();
+  // The hourglass starts once app.js, after this script, is there to send a move (pencils down).
+  function start() { setInterval(tick, 100); bind(); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
 })();

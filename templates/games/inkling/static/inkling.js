@@ -7,68 +7,19 @@
 // the phone shows its own layout over the one the server last sent.
 (function () {
   "use strict";
-  var body = document.body;
   var COLS = 8, ROWS = 5, W = 100 / COLS, H = 100 / ROWS, MAX_X = 100 - W, MAX_Y = 100 - H;
 
-  // The page's own sentences, in the page's language (base.html's data-messages).
-  function message(key, fallback) {
-    try { return JSON.parse(body.dataset.messages || "{}")[key] || fallback; } catch (e) { return fallback; }
-  }
-
-  function say(text) {
-    var toast = document.getElementById("toast");
-    if (!toast) return;
-    toast.textContent = text; toast.className = "toast show error";
-    clearTimeout(say.t); say.t = setTimeout(function () { toast.className = "toast"; }, 5000);
-  }
-
-  function post(action) {
-    return fetch(body.dataset.actions, {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-Companion-Role": body.dataset.role },
-      body: JSON.stringify(action)
-    }).then(function (r) {
-      return r.json().then(function (data) {
-        if (!r.ok) say(data.error || message("failed", "That did not work."));
-        return { ok: r.ok, data: data };
-      });
-    }).catch(function () {
-      say(message("offline", "The table's server cannot be reached. Check the Wi-Fi and try again."));
-      return { ok: false };
-    });
-  }
+  // Every move goes by the page's one way to send one (static/app.js, loaded after this script):
+  // it says a refusal in the toast and resolves to {ok, status, error, version}.
+  function act(move) { return window.Companion.act(move); }
+  function say(text) { window.Companion.say(text); }
 
   function shownVersion() {
     var el = document.querySelector("#live [data-version]");
     return el ? parseInt(el.dataset.version, 10) : 0;
   }
 
-  // --- guesses: typed text and focus survive the fragment being swapped in by the poll ---------
-  var typed = {}, focused = null;
-  document.addEventListener("input", function (e) {
-    if (e.target.id && e.target.matches("input[type=text]")) typed[e.target.id] = e.target.value;
-  });
-  document.addEventListener("focusin", function (e) { if (e.target.id) focused = e.target.id; });
-  document.addEventListener("focusout", function (e) {
-    if (e.target.id === focused) setTimeout(function () {
-      if (document.activeElement === body || !document.activeElement) return;
-      if (document.activeElement.id !== focused) focused = null;
-    }, 0);
-  });
-  function restore() {
-    Object.keys(typed).forEach(function (id) {
-      var el = document.getElementById(id);
-      if (el && el.value !== typed[id]) el.value = typed[id];
-    });
-    if (focused) {
-      var el = document.getElementById(focused);
-      if (el && document.activeElement !== el) {
-        el.focus({ preventScroll: true });
-        try { el.setSelectionRange(el.value.length, el.value.length); } catch (e) { /* not a text box */ }
-      }
-    }
-  }
-
+  // --- guesses: typed text and focus survive an update (the page's swap keeps them, app.js) ---
   // A guess leaves its box as it is sent: the screen refreshed meanwhile shows it added, not still
   // typed, and the next guess typed before the answer comes is the player's, not wiped by it. A
   // guess refused comes back to its box (unless another is being typed there), beside the reason.
@@ -78,12 +29,11 @@
     e.preventDefault();
     var input = form.elements.word, id = input.id, word = input.value.trim();
     if (!word) return;
-    typed[id] = "";
     input.value = "";
-    post({ type: "guess", neighbour: parseInt(form.dataset.guess, 10), word: word }).then(function (res) {
+    act({ type: "guess", neighbour: parseInt(form.dataset.guess, 10), word: word }).then(function (res) {
       if (res.ok) return;
       var now = document.getElementById(id);
-      if (now && !now.value) { now.value = word; typed[id] = word; }
+      if (now && !now.value) now.value = word;
     });
   });
 
@@ -192,10 +142,10 @@
     if (sending) { queued = true; return; }
     sending = true;
     var cards = local;
-    post({ type: "arrange", cards: cards }).then(function (res) {
+    act({ type: "arrange", cards: cards }).then(function (res) {
       sending = false;
       if (!res.ok) { local = null; queued = false; finishing = null; render(); return; }
-      sentVersion = Math.max(sentVersion, res.data.version || 0);
+      sentVersion = Math.max(sentVersion, res.version || 0);
       if (queued) { queued = false; send(); return; }
       settle();
     });
@@ -303,11 +253,10 @@
   }
   document.addEventListener("click", function (e) {
     if (!e.target.closest("[data-put-back]")) return;
-    post({ type: "put_back", cards: picked.map(function (c) { return parseInt(c, 10); }) });
+    act({ type: "put_back", cards: picked.map(function (c) { return parseInt(c, 10); }) });
   });
 
   document.addEventListener("live:update", function () {
-    restore();
     showPicked();
     if (!board()) { local = null; selected = null; cursor = null; }
     settle();

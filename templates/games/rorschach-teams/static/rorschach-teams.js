@@ -1,7 +1,8 @@
 // Rorschach (teams): the test subject's private matching. Each visible image takes a different
 // word; choosing a word already on another image takes it off that image. The selection lives only
 // on this phone (sessionStorage) until "Place my markers" sends it: the button's data-action is
-// rewritten here and app.js posts it on click.
+// rewritten here and app.js posts it on click. An update keeps the form element (app.js morphs the
+// screen), so a form is set up once per matching (its data-key), remembered here, not in its attributes.
 (function () {
   "use strict";
 
@@ -40,17 +41,19 @@
     try { sessionStorage.setItem(storeKey(form), JSON.stringify(matching)); } catch (e) { /* private mode */ }
   }
 
+  var bound = new WeakMap();  // form -> the matching it was set up for
   function bind() {
     Array.prototype.forEach.call(document.querySelectorAll("form[data-matching]"), function (form) {
-      if (form.dataset.bound) return;
-      form.dataset.bound = "1";
+      if (bound.get(form) === form.dataset.key) { update(form); return; }
+      var fresh = !bound.has(form);
+      bound.set(form, form.dataset.key);
       var saved = {};
       try { saved = JSON.parse(sessionStorage.getItem(storeKey(form)) || "{}"); } catch (e) { saved = {}; }
       Object.keys(saved).forEach(function (image) {
         var input = form.querySelector("input[data-image='" + image + "'][value='" + saved[image] + "']");
         if (input) input.checked = true;
       });
-      form.addEventListener("change", function (event) {
+      if (fresh) form.addEventListener("change", function (event) {
         var input = event.target;
         if (input.type !== "radio") return;
         // One marker per word: the same word on another image moves here.
