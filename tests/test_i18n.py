@@ -17,9 +17,6 @@ from flask_babel import force_locale, ngettext
 from companion.web.i18n import say
 from games.base import RuleError
 
-# One worker under xdist (--dist loadgroup) runs this module, to extract the messages once (extracted).
-pytestmark = pytest.mark.xdist_group("i18n")
-
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "companion" / "translations"
 LANGUAGES = ("en", "it", "pl")

@@ -19,9 +19,6 @@ from companion import inkblots as shipped
 from games import inkblots
 from games.inkblots import inkblot_svg
 
-# One worker under xdist (--dist loadgroup) runs this module, to draw every card once (every_card).
-pytestmark = pytest.mark.xdist_group("inkblots")
-
 SVG = "{http://www.w3.org/2000/svg}"
 TOKEN = re.compile(r"[MmLlQqTtZz]|-?(?:\d+\.?\d*|\.\d+)")
 

@@ -18,8 +18,7 @@ import pytest
 from tests.server import Server
 from tests.webkit import Api, Phone, WebKit, Xvfb, require_webkit
 
-# One worker under xdist (--dist loadgroup) holds the module's display and WebKit session.
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("webkit")]
+pytestmark = pytest.mark.browser
 LIVE_UPDATE = 15  # s: well under the 20 s a poll is held, so the start came with the held poll
 
 
