@@ -1,6 +1,5 @@
 """The engine contract (games/base.py), checked over every registered game, after OpenSpiel's
-games_sim_test: for every supported player count and every option value, random legal play from
-the start to the end, with at every step
+games_sim_test: random legal play from the start to the end, with at every step
 
 - every view plain JSON in the envelope's shape, players in seating order, waiting only for seats;
 - the state rebuilt from the log as JSON equal to the live state, and ``apply`` never changing its input;
@@ -10,7 +9,11 @@ the start to the end, with at every step
   the photo slots each may take and see, for a game that takes photos of paper);
 - for such a game, the same photo slots for every viewer, well formed, none for the table to take;
 
-and at the end, no legal move. Junk moves (hypothesis) are refused with a RuleError and nothing else.
+and at the end, no legal move. The fast set plays each game in a few combinations of options that
+hold every option value and both ends of the player count (:func:`sampled_cases`); the ``sweep``
+marker plays every option value alone at both ends (:func:`cases`) and every pair of option values
+together (:func:`pairwise_cases`). Junk moves (hypothesis) are refused with a RuleError and nothing
+else: a short run in the fast set, the long one under ``fuzz``.
 Through the server, the host's credential is an observer too (issue 29): for a seat with a phone,
 everything it can reach (its view and page, ``?for=``, the tablet's screen and photos, moves made for
 the seat, taking it over, skipping it) is refused, and alike whatever that seat's secret move.
