@@ -52,23 +52,6 @@ class CompiledTemplates(BytecodeCache):
 Flask.jinja_options = {**Flask.jinja_options, "bytecode_cache": CompiledTemplates()}
 
 
-# The modules whose tests share something costly or single, kept on one worker under pytest-xdist
-# (``--dist loadgroup`` in pyproject's addopts): each worker would otherwise make its own.
-ONE_WORKER = {
-    "test_inkblots.py": "every card drawn once (every_card)",
-    "test_i18n.py": "the messages extracted once (extracted)",
-    "test_webkit.py": "one server, Xvfb display and WebKit session (webkit_server, webkit)",
-    "test_types.py": "mypy's cache in the checkout, which two mypy runs at once would both write",
-}
-
-
-def pytest_collection_modifyitems(items):
-    """Put the tests of :data:`ONE_WORKER`'s modules in one xdist group each."""
-    for item in items:
-        if item.path.name in ONE_WORKER:
-            item.add_marker(pytest.mark.xdist_group(item.path.stem))
-
-
 @pytest.fixture
 def app(tmp_path, monkeypatch):
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
