@@ -1,6 +1,5 @@
 """The engine contract (games/base.py), checked over every registered game, after OpenSpiel's
-games_sim_test: for every supported player count and every option value, random legal play from
-the start to the end, with at every step
+games_sim_test: random legal play from the start to the end, with at every step
 
 - every view plain JSON in the envelope's shape, players in seating order, waiting only for seats;
 - the state rebuilt from the log as JSON equal to the live state, and ``apply`` never changing its input;
@@ -10,7 +9,11 @@ the start to the end, with at every step
   the photo slots each may take and see, for a game that takes photos of paper);
 - for such a game, the same photo slots for every viewer, well formed, none for the table to take;
 
-and at the end, no legal move. Junk moves (hypothesis) are refused with a RuleError and nothing else.
+and at the end, no legal move. The fast set plays each game in a few combinations of options that
+hold every option value and both ends of the player count (:func:`sampled_cases`); the ``sweep``
+marker plays every option value alone at both ends (:func:`cases`) and every pair of option values
+together (:func:`pairwise_cases`). Junk moves (hypothesis) are refused with a RuleError and nothing
+else: a short run in the fast set, the long one under ``fuzz``.
 Through the server, the host's credential is an observer too (issue 29): for a seat with a phone,
 everything it can reach (its view and page, ``?for=``, the tablet's screen and photos, moves made for
 the seat, taking it over, skipping it) is refused, and alike whatever that seat's secret move.
@@ -19,6 +22,8 @@ the seat, taking it over, skipping it) is refused, and alike whatever that seat'
 from __future__ import annotations
 
 import copy
+import functools
+import itertools
 import json
 import random
 import typing
@@ -70,6 +75,7 @@ def _flat(annotation: Any) -> list[Any]:
 
 
 def cases() -> Iterator[Any]:
+    """Every option value one at a time, at both ends of the player count (the sweep)."""
     for name in CONTRACT:
         engine = GAMES[name]
         for label, options in option_values(engine):
@@ -79,6 +85,89 @@ def cases() -> Iterator[Any]:
                 continue  # an option that only makes sense beside another one
             for count in sorted({low, high}):
                 yield pytest.param(name, options, count, id=f"{name}-{label}-{count}p")
+
+
+def option_choices(engine: Engine) -> dict[str, list[Any]]:
+    """Each option's values (its default first) that the game takes on their own."""
+    choices: dict[str, list[Any]] = {}
+    for _, options in option_values(engine):
+        for option, value in options.items():
+            try:
+                engine.player_range(options)
+            except RuleError:
+                continue  # an option that only makes sense beside another one
+            choices.setdefault(option, [engine.Options.model_fields[option].default]).append(value)
+    return choices
+
+
+def _takes(engine: Engine, options: dict[str, Any]) -> bool:
+    """Whether the game takes these options together."""
+    try:
+        engine.player_range(options)
+    except RuleError:
+        return False  # e.g. a deck the app deals beside cards the table holds
+    return True
+
+
+def _as_cases(name: str, rows: list[tuple[dict[str, Any], str]], label: str) -> Iterator[Any]:
+    """Rows of (options, ``low`` or ``high`` end of the player count) as cases."""
+    engine = GAMES[name]
+    for i, (options, end) in enumerate(rows):
+        low, high = engine.player_range(options)
+        count = low if end == "low" else high
+        yield pytest.param(name, options, count, id=f"{name}-{label}{i}-{count}p")
+
+
+def sampled_cases() -> Iterator[Any]:
+    """A few combinations per game in which each option value and each end of the player count
+    occurs at least once, the first every default at the fewest players: the fast set's sample.
+    Each row takes, option by option, a value no row has yet where the game takes it beside the
+    ones already chosen (a greedy cover; deterministic, so a failure names the same case again)."""
+    for name in CONTRACT:
+        engine = GAMES[name]
+        choices = option_choices(engine)
+        missing = {(option, value) for option, values in choices.items() for value in values[1:]}
+        rows: list[tuple[dict[str, Any], str]] = [({}, "low")]
+        while missing or len(rows) < 2:
+            options: dict[str, Any] = {}
+            for option, values in choices.items():
+                value = next((v for v in values if (option, v) in missing and _takes(engine, {**options, option: v})),
+                             None)
+                if value is not None:
+                    options[option] = value
+                    missing.discard((option, value))
+            rows.append((options, "high" if len(rows) % 2 else "low"))
+        yield from _as_cases(name, rows, "sample")
+
+
+def pairwise_cases() -> Iterator[Any]:
+    """Combinations per game in which every two option values the game takes together (and each
+    value with either end of the player count) occur at least once: allpairspy, the sweep's."""
+    from allpairspy import AllPairs
+
+    for name in CONTRACT:
+        engine = GAMES[name]
+        choices = option_choices(engine)
+        named = list(choices)
+        takes = functools.partial(_takes_row, engine, named)
+        rows = [(dict(zip(named, row[:-1])), row[-1])
+                for row in AllPairs(list(choices.values()) + [["low", "high"]], filter_func=takes)]
+        # Its filter sees rows half made and can leave a pair out: each such pair gets a row of its own.
+        dimensions = {**choices, "count": ["low", "high"]}
+        met = {pair for options, end in rows for pair in itertools.combinations(
+            [(k, options.get(k, values[0])) for k, values in choices.items()] + [("count", end)], 2)}
+        for a, b in itertools.combinations(dimensions, 2):
+            for pair in itertools.product([(a, v) for v in dimensions[a]], [(b, v) for v in dimensions[b]]):
+                options = {k: v for k, v in pair if k != "count"}
+                if pair not in met and _takes(engine, options):
+                    rows.append((options, dict(pair).get("count", "low")))
+        yield from _as_cases(name, rows, "pairs")
+
+
+def _takes_row(engine: Engine, named: list[str], row: list[Any]) -> bool:
+    """Whether the game takes the first options of ``named`` with the values of ``row`` (the
+    player count's end, last in a whole row, is always taken)."""
+    return _takes(engine, dict(zip(named, row)))
 
 
 def viewers(players: list[Player]) -> list[Any]:
@@ -150,7 +239,12 @@ def check_secrecy(engine: Engine, state: Any, moves: list, players: list[Player]
                 outcome(engine, second, actor, action, observers), (seat, one, other, actor, action)
 
 
-@pytest.mark.parametrize("name, options, count", list(cases()))
+def _swept(params: Iterator[Any]) -> list[Any]:
+    return [pytest.param(*p.values, id=p.id, marks=pytest.mark.sweep) for p in params]
+
+
+@pytest.mark.parametrize("name, options, count",
+                         list(sampled_cases()) + _swept(cases()) + _swept(pairwise_cases()))
 def test_random_legal_play_reaches_the_end_keeping_every_promise(name, options, count):
     engine = GAMES[name]
     rng = random.Random(f"{name}{options}{count}")
@@ -199,10 +293,24 @@ def junk_moves(engine: Engine):
     return move | JSON
 
 
+@pytest.mark.fuzz
 @pytest.mark.parametrize("name", CONTRACT)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_junk_moves_are_refused_with_a_sentence_and_nothing_else(name, data):
+    refuse_junk(name, data)
+
+
+@pytest.mark.parametrize("name", CONTRACT)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_few_junk_moves_are_refused_with_a_sentence_and_nothing_else(name, data):
+    """The fast set's taste of the fuzz above."""
+    refuse_junk(name, data)
+
+
+def refuse_junk(name: str, data: Any) -> None:
+    """A junk move, somewhere into a game: refused with a sentence and nothing else, or harmless."""
     engine = GAMES[name]
     low, _ = engine.player_range({})
     players = [Player(i, NAMES[i]) for i in range(low)]

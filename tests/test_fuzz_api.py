@@ -214,6 +214,7 @@ def at_table(case, kind, who) -> bool:
 _TURN = itertools.count()
 
 
+@pytest.mark.fuzz
 @schema.parametrize()
 @SETTINGS
 def test_the_api_as_documented(case):
@@ -233,6 +234,7 @@ live = schemathesis.openapi.from_wsgi("/api/openapi.json", APP, config=config(("
     path_regex=r"\{code\}")
 
 
+@pytest.mark.fuzz
 @live.parametrize()
 @live.given(kind=st.sampled_from(KINDS), who=st.sampled_from(WHO))
 @SETTINGS

@@ -95,17 +95,18 @@ def png(width: int, height: int, rows: int = 1, bit_depth: int = 8, colour_type:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
     header = struct.pack(">IIBBBBB", width, height, bit_depth, colour_type, 0, 0, 0)
     row = b"\0" + b"\xff" * ((width * bit_depth * (3 if colour_type == 2 else 1) + 7) // 8)
-    packer, block = zlib.compressobj(9), row * 1000
-    first = packer.compress(block) + packer.flush(zlib.Z_FULL_FLUSH)
-    again = packer.compress(block) + packer.flush(zlib.Z_FULL_FLUSH)
-    rest = packer.compress(row * (rows % 1000)) + packer.flush()
-    whole, checksum = rows // 1000, 1
-    for _ in range(whole):
-        checksum = zlib.adler32(block, checksum)
-    checksum = zlib.adler32(row * (rows % 1000), checksum)
+    whole = rows // 1000
     if whole:
+        packer, block = zlib.compressobj(9), row * 1000
+        first = packer.compress(block) + packer.flush(zlib.Z_FULL_FLUSH)
+        again = packer.compress(block) + packer.flush(zlib.Z_FULL_FLUSH)
+        rest = packer.compress(row * (rows % 1000)) + packer.flush()
+        checksum = 1
+        for _ in range(whole):
+            checksum = zlib.adler32(block, checksum)
+        checksum = zlib.adler32(row * (rows % 1000), checksum)
         pixels = first + again * (whole - 1) + rest[:-4] + checksum.to_bytes(4, "big")
-    else:
+    else:  # fewer than a block of rows (a header that claims more than follows): deflated as they are
         pixels = zlib.compress(row * rows)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
 

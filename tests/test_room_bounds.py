@@ -179,6 +179,7 @@ def realistic_doodle(seed: int) -> list[str]:
     return strokes
 
 
+@pytest.mark.sweep  # a long random play: some 40 s on two loaded cores
 def test_a_whole_game_of_doodles_drawn_on_seven_phones_meets_no_bound(make_app):
     """The heaviest honest game: Doodles at its largest player count, its most rounds, every doodle
     drawn on the phone for the whole hourglass, each phone posting its strokes at most every 0.6 s

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -23,6 +21,7 @@ import requests
 
 from companion import create_app
 from companion.storage import open_store
+from tests import processes
 from tests.server import Server, wait_until
 from tests.test_server import HeldPoll, answered, send
 
@@ -317,32 +316,15 @@ def test_in_a_batch_a_repeated_entry_number_and_a_failing_statement_undo_only_th
     assert {c: v for c, v in changed} == {code: 2, other: 1}
 
 
-WRITER = """
-import json, sys, time
-from companion.storage import open_store
-target, code, name, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-store = open_store(target)
-for i in range(count):
-    store.write(code, lambda tx: tx.append(tx.version() + 1, time.time(), {"writer": name, "i": i}))
-print("done")
-"""
-
-
 def test_writers_in_several_processes_lose_and_double_nothing(store, target):
     code = new_code()
     store.create_room(code, "dixit")
-    processes, each = 4, 40
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER, target, code, f"p{n}", str(each)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
-             for n in range(processes)]
-    for p in procs:
-        out, err = p.communicate(timeout=120)
-        assert p.returncode == 0 and out.strip() == "done", err
+    count, each = 4, 40
+    assert processes.at_once(processes.write, (target, code, each), count) == []
     entries = store.entries(code)
-    assert [e.seq for e in entries] == list(range(1, processes * each + 1))
+    assert [e.seq for e in entries] == list(range(1, count * each + 1))
     assert sorted((e.body["writer"], e.body["i"]) for e in entries) == [
-        (f"p{n}", i) for n in range(processes) for i in range(each)]
+        (f"p{n}", i) for n in range(count) for i in range(each)]
 
 
 # -- photos beside the log (companion/photos/) ---------------------------------------------------
@@ -608,12 +590,7 @@ def test_workers_opening_a_new_sqlite_database_at_the_same_instant_all_start(tmp
     """Every gunicorn worker opens the store as it boots; on a new database they race to switch it
     to WAL, which SQLite refuses at once to all but one. None may fail to boot."""
     target = str(tmp_path / "new.sqlite3")
-    opener = "import sys; from companion.storage import open_store; open_store(sys.argv[1]); print('ok')"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    procs = [subprocess.Popen([sys.executable, "-c", opener, target], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, env=env, text=True) for _ in range(8)]
-    outcomes = [p.communicate(timeout=60) for p in procs]
-    assert [out.strip() for out, _ in outcomes] == ["ok"] * 8, [err for _, err in outcomes]
+    assert processes.at_once(processes.open_new, (target,), 8) == []
     db = sqlite3.connect(target)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
