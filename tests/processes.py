@@ -8,12 +8,15 @@ really do race rather than start one after the other as their imports end.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import time
 import traceback
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from companion.storage import open_store
+from companion.storage.store import Writer
 
 
 def at_once(job: Callable[..., Any], args: tuple, count: int, timeout: float = 120.0) -> list[str]:
@@ -57,5 +60,9 @@ def open_new(target: str, n: int) -> None:
 def write(target: str, code: str, count: int, n: int) -> None:
     """Append ``count`` entries to room ``code``, each after the version this process then reads."""
     store = open_store(target)
+
+    def append(tx: Writer, i: int) -> None:
+        tx.append((tx.version() or 0) + 1, time.time(), {"writer": f"p{n}", "i": i})
+
     for i in range(count):
-        store.write(code, lambda tx, i=i: tx.append(tx.version() + 1, time.time(), {"writer": f"p{n}", "i": i}))
+        store.write(code, functools.partial(append, i=i))
