@@ -55,3 +55,20 @@ def test_a_refused_move_is_a_json_sentence_even_when_a_screen_is_asked(table):
     assert refused.status_code == 400 and refused.mimetype == "application/json"
     assert refused.get_json()["error"] == "There is no position 9: the cards are numbered 1 to 4 from the left."
     assert t.view("Ben")["you"]["claim"] is None
+
+
+def test_a_tablet_seats_cover_answers_the_hosts_move_for_her_and_never_a_seats(table):
+    """The cover holds a seat's secrets (her claim): asked by another seat's move, the answer is the
+    JSON view of that seat, as a GET of the cover with that seat's credential is refused."""
+    from tests.test_tablet_seats import dixit_with_ann_without_phone
+
+    t = dixit_with_ann_without_phone(table)
+    cover = f"/host/{t.code}/tablet/{t.seats['Ann']}"
+    mine = _move(t, "host", cover, type="claim", position=3, **{"for": t.seats["Ann"]})
+    assert mine.mimetype == "text/html"
+    assert mine.data == t.client.get(cover, headers=t.headers("host")).data
+    assert t.client.get(cover, headers=t.headers("Ben")).status_code == 403
+    for who, position in (("Ben", 1), ("Cat", 2)):
+        answer = _move(t, who, cover, type="claim", position=position)
+        assert answer.mimetype == "application/json"
+        assert answer.get_json()["you"]["name"] == who and answer.get_json()["you"]["claim"] == position
