@@ -9,8 +9,10 @@ page's next poll would get, ETag included, and the poll after it is held. Withou
 clients) the answer stays the JSON view; a refusal is the JSON sentence either way.
 
 Only the screens of the room the move was made in are answered; any other path, or a screen the
-view refuses (a seat's screen asked with the host's cookie and no seat), leaves the JSON view as the
-answer, since the move itself was recorded.
+view refuses (a tablet seat's cover asked with a seat's credential, 403), leaves the JSON view as
+the answer, since the move itself was recorded. A screen the view renders for whoever asks is what
+that request's own poll of it would get: the host's screen asked by a seat is the public table's,
+a phone's asked by the host is a phone's without a seat; never a secret of another.
 """
 
 from __future__ import annotations
