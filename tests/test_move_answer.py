@@ -72,3 +72,23 @@ def test_a_tablet_seats_cover_answers_the_hosts_move_for_her_and_never_a_seats(t
         answer = _move(t, who, cover, type="claim", position=position)
         assert answer.mimetype == "application/json"
         assert answer.get_json()["you"]["name"] == who and answer.get_json()["you"]["claim"] == position
+
+
+def test_the_screens_get_is_matched_afresh_not_as_the_moves_post(app):
+    """The screen is rendered by a GET made inside the move's request: a layer that reads the route
+    matched once a request (web/routes.py) must see the screen's, not the actions endpoint's."""
+    from companion.web import screen
+    from companion.web.routes import Routes
+
+    routes = Routes(app.url_map)
+    post = {"REQUEST_METHOD": "POST", "PATH_INFO": "/api/v1/rooms/ABCD/actions", "wsgi.input": None}
+    assert routes.match(post)[0] == "api.act"
+    seen = []
+
+    def inner(environ, start_response):
+        seen.append(routes.match(environ))
+        start_response("200 OK", [("Content-Type", "text/html")])
+        return [b"<div></div>"]
+
+    assert screen.render(inner, post, "/p/ABCD/live")[2] == b"<div></div>"
+    assert seen[0][0] == "pages.phone_live" and seen[0][1]["code"] == "ABCD"

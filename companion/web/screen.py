@@ -20,13 +20,14 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Iterable
 
-from companion.web.routes import Routes
+from companion.web.routes import ENVIRON_KEY, Routes
 
 HEADER = "HTTP_X_COMPANION_SCREEN"
 # The endpoints that render a screen's live fragment (web/pages.py, web/tablet.py).
 SCREENS = frozenset({"pages.host_live", "pages.phone_live", "tablet.seat_screen"})
-# What the fragment's GET must not inherit from the move's POST.
-DROPPED = ("CONTENT_TYPE", "CONTENT_LENGTH", "HTTP_IF_NONE_MATCH", "HTTP_IF_MATCH", "wsgi.input_terminated")
+# What the fragment's GET must not inherit from the move's POST (its route among them: matched afresh).
+DROPPED = ("CONTENT_TYPE", "CONTENT_LENGTH", "HTTP_IF_NONE_MATCH", "HTTP_IF_MATCH", "wsgi.input_terminated",
+           ENVIRON_KEY)
 
 
 def asked(routes: Routes, environ: dict, code: str) -> str | None:
