@@ -36,11 +36,11 @@ class Direct:
         self.routes = routes
 
     def __call__(self, environ, start_response):
-        route = self.routes.match(environ)  # the map routes each endpoint's own methods only
-        answer = ANSWERS.get(route[0]) if route is not None else None
+        route = self.routes.match(environ)  # the map routes each endpoint's own methods only,
+        method = environ.get("REQUEST_METHOD")  # and OPTIONS, which Flask answers without the view
+        answer = ANSWERS.get(route[0]) if route is not None and method != "OPTIONS" else None
         if answer is None:
             return self.app(environ, start_response)
-        method = environ.get("REQUEST_METHOD")
         try:
             room, viewer = answer(self.rooms, environ, route[1]["code"])
             shown = self._screen(environ, room) if answer is api.act else None
