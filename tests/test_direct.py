@@ -54,6 +54,17 @@ def test_other_methods_get_405_from_flask(table):
     assert t.view("host")["phase"] == "claiming"
 
 
+def test_options_is_flasks_answer_and_makes_no_move(table):
+    """OPTIONS routes to every endpoint (Flask adds it to each rule): Flask answers it with the
+    methods allowed, and no view runs, so a body sent with it is no move."""
+    t = table()
+    before = t.view("host")["version"]
+    for path, allowed in ((f"/api/v1/rooms/{t.code}/actions", "POST"), (f"/api/v1/rooms/{t.code}", "GET")):
+        answer = t.client.open(path, method="OPTIONS", json={"type": "claim", "position": 2}, headers=t.headers("Ann"))
+        assert answer.status_code == 200 and answer.data == b"" and allowed in answer.headers["Allow"], path
+    assert t.view("Ann")["you"]["claim"] is None and t.view("host")["version"] == before
+
+
 def test_the_endpoints_keep_their_names_for_url_for(app):
     with app.test_request_context():
         assert url_for("api.act", code="AB3C") == "/api/v1/rooms/AB3C/actions"

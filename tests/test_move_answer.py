@@ -55,3 +55,40 @@ def test_a_refused_move_is_a_json_sentence_even_when_a_screen_is_asked(table):
     assert refused.status_code == 400 and refused.mimetype == "application/json"
     assert refused.get_json()["error"] == "There is no position 9: the cards are numbered 1 to 4 from the left."
     assert t.view("Ben")["you"]["claim"] is None
+
+
+def test_a_tablet_seats_cover_answers_the_hosts_move_for_her_and_never_a_seats(table):
+    """The cover holds a seat's secrets (her claim): asked by another seat's move, the answer is the
+    JSON view of that seat, as a GET of the cover with that seat's credential is refused."""
+    from tests.test_tablet_seats import dixit_with_ann_without_phone
+
+    t = dixit_with_ann_without_phone(table)
+    cover = f"/host/{t.code}/tablet/{t.seats['Ann']}"
+    mine = _move(t, "host", cover, type="claim", position=3, **{"for": t.seats["Ann"]})
+    assert mine.mimetype == "text/html"
+    assert mine.data == t.client.get(cover, headers=t.headers("host")).data
+    assert t.client.get(cover, headers=t.headers("Ben")).status_code == 403
+    for who, position in (("Ben", 1), ("Cat", 2)):
+        answer = _move(t, who, cover, type="claim", position=position)
+        assert answer.mimetype == "application/json"
+        assert answer.get_json()["you"]["name"] == who and answer.get_json()["you"]["claim"] == position
+
+
+def test_the_screens_get_is_matched_afresh_not_as_the_moves_post(app):
+    """The screen is rendered by a GET made inside the move's request: a layer that reads the route
+    matched once a request (web/routes.py) must see the screen's, not the actions endpoint's."""
+    from companion.web import screen
+    from companion.web.routes import Routes
+
+    routes = Routes(app.url_map)
+    post = {"REQUEST_METHOD": "POST", "PATH_INFO": "/api/v1/rooms/ABCD/actions", "wsgi.input": None}
+    assert routes.match(post)[0] == "api.act"
+    seen = []
+
+    def inner(environ, start_response):
+        seen.append(routes.match(environ))
+        start_response("200 OK", [("Content-Type", "text/html")])
+        return [b"<div></div>"]
+
+    assert screen.render(inner, post, "/p/ABCD/live")[2] == b"<div></div>"
+    assert seen[0][0] == "pages.phone_live" and seen[0][1]["code"] == "ABCD"

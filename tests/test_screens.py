@@ -92,6 +92,13 @@ def test_shared_templates_reach_a_games_files_only_through_its_declaration():
         assert "games/" not in str(_references(path)).replace("games/generic_", ""), path.name
 
 
+def test_no_template_includes_with_ignore_missing():
+    """An include that may be missing hides a misspelt or moved file (the page renders without it)."""
+    found = [p.relative_to(TEMPLATES).as_posix() for p in TEMPLATES.rglob("*.html")
+             if re.search(r"ignore\s+missing", p.read_text(encoding="utf-8"))]
+    assert not found, found
+
+
 def test_a_slot_the_game_declares_is_its_own_and_any_other_the_shared_one():
     declared = next(e for e in GAMES.values() if "host" in e.SCREENS.templates and "lobby" not in e.SCREENS.templates)
     assert screen(declared.NAME, "host") == f"games/{declared.NAME}/{declared.SCREENS.templates['host']}"

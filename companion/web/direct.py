@@ -1,7 +1,7 @@
 """The API's two busiest endpoints, answered in front of Flask.
 
-Every phone and host screen reads its view, ``GET /api/v1/rooms/<code>``, whenever the room moves
-on, and every tap is a ``POST /api/v1/rooms/<code>/actions``. Flask's work around such a request
+An API client reads its view, ``GET /api/v1/rooms/<code>``, whenever the room moves on, and every
+tap is a ``POST /api/v1/rooms/<code>/actions``. Flask's work around such a request
 (a request context, routing, a response object, signals) cost more than the action itself: a vote
 took 0.40 ms of CPU through Flask and 0.24 ms without it (in one process, with the commit). So this
 WSGI layer answers the two straight from the environ, with the API's own functions
@@ -10,6 +10,9 @@ WSGI layer answers the two straight from the environ, with the API's own functio
 Refusals go through Flask after all: the exception is handed to the app's error handlers inside a
 request context for the same request, so the answer is exactly the one Flask would give, in the
 request's language (which may be the room's), and a bug is logged and answered like any other.
+So does a page's tap, in part: it asks to be answered with the screen the page shows
+(``web/screen.py``, since a page polls its fragment, never this view), so the move is recorded
+here and that screen is then rendered by Flask, as the page's next poll of it would be.
 The rules for the two paths are registered in ``companion/web/api.py``, for ``url_for`` and for the
 405 that other methods get, and this layer finds the two by their endpoints in the route matched once
 for every layer (``web/routes.py``).
@@ -36,11 +39,11 @@ class Direct:
         self.routes = routes
 
     def __call__(self, environ, start_response):
-        route = self.routes.match(environ)  # the map routes each endpoint's own methods only
-        answer = ANSWERS.get(route[0]) if route is not None else None
+        route = self.routes.match(environ)  # the map routes each endpoint's own methods only,
+        method = environ.get("REQUEST_METHOD")  # and OPTIONS, which Flask answers without the view
+        answer = ANSWERS.get(route[0]) if route is not None and method != "OPTIONS" else None
         if answer is None:
             return self.app(environ, start_response)
-        method = environ.get("REQUEST_METHOD")
         try:
             room, viewer = answer(self.rooms, environ, route[1]["code"])
             shown = self._screen(environ, room) if answer is api.act else None

@@ -9,8 +9,10 @@ page's next poll would get, ETag included, and the poll after it is held. Withou
 clients) the answer stays the JSON view; a refusal is the JSON sentence either way.
 
 Only the screens of the room the move was made in are answered; any other path, or a screen the
-view refuses (a seat's screen asked with the host's cookie and no seat), leaves the JSON view as the
-answer, since the move itself was recorded.
+view refuses (a tablet seat's cover asked with a seat's credential, 403), leaves the JSON view as
+the answer, since the move itself was recorded. A screen the view renders for whoever asks is what
+that request's own poll of it would get: the host's screen asked by a seat is the public table's,
+a phone's asked by the host is a phone's without a seat; never a secret of another.
 """
 
 from __future__ import annotations
@@ -18,13 +20,14 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Iterable
 
-from companion.web.routes import Routes
+from companion.web.routes import ENVIRON_KEY, Routes
 
 HEADER = "HTTP_X_COMPANION_SCREEN"
 # The endpoints that render a screen's live fragment (web/pages.py, web/tablet.py).
 SCREENS = frozenset({"pages.host_live", "pages.phone_live", "tablet.seat_screen"})
-# What the fragment's GET must not inherit from the move's POST.
-DROPPED = ("CONTENT_TYPE", "CONTENT_LENGTH", "HTTP_IF_NONE_MATCH", "HTTP_IF_MATCH", "wsgi.input_terminated")
+# What the fragment's GET must not inherit from the move's POST (its route among them: matched afresh).
+DROPPED = ("CONTENT_TYPE", "CONTENT_LENGTH", "HTTP_IF_NONE_MATCH", "HTTP_IF_MATCH", "wsgi.input_terminated",
+           ENVIRON_KEY)
 
 
 def asked(routes: Routes, environ: dict, code: str) -> str | None:
