@@ -3,6 +3,8 @@ next poll would get, ETag included, so a tap is one round trip; the JSON view fo
 
 from __future__ import annotations
 
+from companion.web.routes import Routes
+
 
 def _move(t, who, screen, **move):
     headers = {**t.headers(who), "X-Companion-Screen": screen}
@@ -92,3 +94,21 @@ def test_the_screens_get_is_matched_afresh_not_as_the_moves_post(app):
 
     assert screen.render(inner, post, "/p/ABCD/live")[2] == b"<div></div>"
     assert seen[0][0] == "pages.phone_live" and seen[0][1]["code"] == "ABCD"
+
+
+def test_a_screen_path_longer_than_any_screen_is_never_looked_up(table, monkeypatch):
+    """A made-up path cannot fill the routes' memory of matches (web/routes.py): a header longer
+    than the longest screen's path is not matched at all; the move is still recorded, and answered
+    with the JSON view."""
+    looked_up = []
+    original = Routes.path
+    monkeypatch.setattr(Routes, "path", lambda self, path, method="GET": looked_up.append(path) or original(self, path, method))
+    t = table()
+    made_up = f"/p/{t.code}/live/" + "x" * 200
+    answer = _move(t, "Ann", made_up, type="claim", position=1)
+    assert answer.status_code == 200 and answer.mimetype == "application/json"
+    assert t.view("Ann")["you"]["claim"] == 1
+    assert made_up not in looked_up
+    # A screen's own path is looked up as before.
+    _move(t, "Ben", f"/p/{t.code}/live", type="claim", position=2)
+    assert f"/p/{t.code}/live" in looked_up

@@ -28,13 +28,16 @@ SCREENS = frozenset({"pages.host_live", "pages.phone_live", "tablet.seat_screen"
 # What the fragment's GET must not inherit from the move's POST (its route among them: matched afresh).
 DROPPED = ("CONTENT_TYPE", "CONTENT_LENGTH", "HTTP_IF_NONE_MATCH", "HTTP_IF_MATCH", "wsgi.input_terminated",
            ENVIRON_KEY)
+# The longest screen path (/host/<code>/tablet/<seat>, a code of at most 12): a longer header is no
+# screen, and is not matched, so made-up paths cannot fill the routes' memory (web/routes.py).
+LONGEST = 64
 
 
 def asked(routes: Routes, environ: dict, code: str) -> str | None:
     """The path of the screen the move's request asks to be answered with, if it is a screen of
     room ``code``; None otherwise (the JSON view answers)."""
     path = environ.get(HEADER)
-    if not path:
+    if not path or len(path) > LONGEST:
         return None
     route = routes.path(path)  # the one URL match (web/routes.py): the screens' paths written once
     if route is None:
