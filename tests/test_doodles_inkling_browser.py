@@ -158,12 +158,20 @@ def test_a_guess_leaves_its_box_as_it_is_sent_and_a_refused_one_comes_back(serve
     ann.wait_for_selector("form[data-guess]")
     column = ann.locator(".ik-col").nth(0)
     answers = []
-    ann.route("**/actions", lambda route: answers.append((route, route.fetch())))  # sent, answer held
+
+    def hold(route):
+        """The move goes to the server, its answer is held here; the page is told once it is held
+        (the held poll may show the move before this handler has its answer)."""
+        answers.append((route, route.fetch()))
+        ann.evaluate("() => { window.answerHeld = true; }")
+
+    ann.route("**/actions", hold)  # sent, answer held
     column.locator("input").fill("first")
     column.get_by_role("button", name="Add").click()
     assert column.locator("input").input_value() == ""
     ann.wait_for_selector("text=1 of 7 used")  # recorded: the screen's own poll shows it
     column.locator("input").fill("second")
+    ann.wait_for_function("() => window.answerHeld === true")
     route, response = answers.pop()
     with ann.expect_event("requestfinished"):
         route.fulfill(response=response)
