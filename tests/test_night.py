@@ -162,6 +162,9 @@ def test_the_screens_show_the_next_game_and_tonight_between_games(toy, app, tabl
     t.act("host", "next_game", game="dixit")
     lobby = host.get(f"/host/{t.code}").get_data(as_text=True)
     assert "Tonight" in lobby and "night.csv" in lobby and "sits this game out" in lobby
+    # Both exports download (the CSV by its Content-Disposition, the JSON by its link): the TV
+    # never shows raw JSON in place of the table.
+    assert f'/api/v1/rooms/{t.code}/night" download="night-{t.code}.json"' in lobby
     phone = app.test_client()
     phone.set_cookie(f"tc_{t.code}", t.tokens["Cat"])
     mine = phone.get(f"/p/{t.code}").get_data(as_text=True)
