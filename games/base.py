@@ -597,8 +597,8 @@ class Phases:
         return self.table[state.phase]
 
     def admit(self, state: Any, actor: Any, action: Action) -> bool:
-        """Whether the phase takes ``action`` (True), takes it as a repeat that changes nothing
-        (False), or else the RuleError of its one refusal for a move of another phase."""
+        """Whether the phase takes ``action`` (True) or takes it as a repeat that changes nothing
+        (False); raises the phase's one refusal for a move of another phase."""
         during = self.table[state.phase]
         model = type(action)
         if model in during.moves:
@@ -627,7 +627,7 @@ class Phases:
         offered = during.moves if during.offered is None else tuple(during.offered(state))
         if is_number(viewer):
             offered = tuple(m for m in offered if m not in during.seats or viewer in set(during.seats[m](state)))
-        return moves_for(self.actions, viewer, (kind_of(m) for m in offered))
+        return [kind_of(m) for m in offered if _makes(viewer, m.by)]
 
     def legal(self, state: Any, now: float, samples: Mapping[type[Action], Sample]) -> list[tuple[Actor, dict]]:
         """A sample of the moves each actor may make now (for random play): of the moves ``can``
@@ -638,6 +638,11 @@ class Phases:
                 out.extend((actor, {"type": kind, **fields})
                            for fields in samples[self.actions.models[kind]](state, actor, now))
         return out
+
+
+def _makes(viewer: Viewer, by: str) -> bool:
+    """Whether ``viewer`` is who makes a move made ``by`` the host, a seat or anyone."""
+    return viewer == HOST and by in ("host", "anyone") or is_number(viewer) and by in ("seat", "anyone")
 
 
 def prompted_seats(engine: Any, state: Any) -> frozenset[int]:
@@ -1030,16 +1035,6 @@ def once(record: Any, name: str, make: Callable[[], T]) -> T:
     if name not in kept:
         kept[name] = make()
     return kept[name]
-
-
-def moves_for(actions: Actions, viewer: Viewer, possible: Iterable[str]) -> list[str]:
-    """Of the move types ``possible`` now, those ``viewer`` may make (by who makes each)."""
-    out = []
-    for kind in possible:
-        by = actions.models[kind].by
-        if viewer == HOST and by in ("host", "anyone") or is_number(viewer) and by in ("seat", "anyone"):
-            out.append(kind)
-    return out
 
 
 # --- scoring ------------------------------------------------------------------------------------
