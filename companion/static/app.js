@@ -249,6 +249,17 @@
     act(action, { from: button, versioned: button.hasAttribute("data-versioned") });
   });
 
+  // A host dialog is in the page (a TV browser may block window.confirm, and its box is small): a
+  // <dialog class="ask" id> in the template, opened by a button's data-ask="<id>" as a modal (Escape
+  // and its <form method="dialog"> button close it); a move button inside it closes it as it acts.
+  document.addEventListener("click", function (event) {
+    var opener = event.target.closest("[data-ask]");
+    var dialog = opener && document.getElementById(opener.dataset.ask);
+    if (dialog && dialog.showModal) { event.preventDefault(); dialog.showModal(); return; }
+    var inside = event.target.closest("dialog.ask [data-action]");
+    if (inside) inside.closest("dialog").close();
+  });
+
   // A move of several picks, declared: [data-pick-move] (the move, its data-pick-into field) goes when
   // data-pick-count of its [data-pick] buttons (JSON values) are chosen.
   document.addEventListener("click", function (event) {
