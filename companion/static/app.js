@@ -306,15 +306,21 @@
   window.addEventListener("online", function () { poll(true); });
 
   // ---- Presence (companion/live/presence.py, companion/web/presence.py): begin ----
-  // A phone's page says at once when it goes (hidden, closed) and when it is back, by a beacon;
-  // its polls say the rest. What the host screen shows of it is host.js's.
+  // A phone's page says at once when it goes (hidden, closed: "away" on the host) and when it is
+  // back, by a beacon (a keepalive fetch where there is none: both outlive the page); its polls say
+  // the rest. What the host screen shows of it is host.js's.
   var presenceUrl = (document.body.dataset.actions || "").replace(/\/actions$/, "/presence");
-  if (role === "seat" && live && presenceUrl && navigator.sendBeacon) {
+  if (role === "seat" && live && presenceUrl) {
     var said = null;
     var sayPresence = function (here) {
       if (said === here) return;
       said = here;
-      try { navigator.sendBeacon(presenceUrl + "?here=" + (here ? "1" : "0")); } catch (e) { /* best effort */ }
+      var url = presenceUrl + "?here=" + (here ? "1" : "0");
+      try {
+        if (!navigator.sendBeacon || !navigator.sendBeacon(url)) {
+          fetch(url, { method: "POST", credentials: "same-origin", keepalive: true }).catch(function () { /* best effort */ });
+        }
+      } catch (e) { /* best effort */ }
     };
     window.addEventListener("pagehide", function () { sayPresence(false); });
     document.addEventListener("visibilitychange", function () { sayPresence(document.visibilityState === "visible"); });

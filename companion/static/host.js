@@ -189,18 +189,24 @@
   // so the fragment's polls would not tell it) and marks the seats ([data-presence-seat]: class
   // "offline") and the offers beside an awaited seat whose phone is gone past the grace period
   // ([data-presence-offer]: shown). A fresh fragment comes with the presence of its moment.
+  // A seat's chip says "away" (its page said it went) or "offline" instead of its waiting word
+  // ([data-presence-seat] .presence-state, shown by app.css while the seat has yet to act).
   var presence = { timer: null, last: null };
   function markPresence(data) {
     presence.last = data;
-    var connected = {}, gone = {};
-    data.players.forEach(function (p) { connected[p.seat] = p.connected || !p.phone; gone[p.seat] = !!p.gone; });
+    var connected = {}, away = {}, gone = {};
+    data.players.forEach(function (p) {
+      connected[p.seat] = p.connected || !p.phone; away[p.seat] = !!p.away; gone[p.seat] = !!p.gone;
+    });
     var waiting = data.waiting_for || [];
     Array.prototype.forEach.call(live.querySelectorAll("[data-presence-seat]"), function (el) {
       var seat = el.dataset.presenceSeat;
       var off = el.dataset.phone !== "false" && connected[seat] === false;
       el.classList.toggle("offline", off);
-      var word = el.querySelector(".presence-word");
-      if (word) word.textContent = off ? word.dataset.off : word.dataset.on;
+      el.classList.toggle("away", off && away[seat]);
+      Array.prototype.forEach.call(el.querySelectorAll(".presence-word, .presence-state"), function (word) {
+        word.textContent = !off ? (word.dataset.on || "") : away[seat] ? word.dataset.away : word.dataset.off;
+      });
     });
     var any = false, offers = live.querySelector("[data-presence-offers]");
     // A team's move (data-presence-any) waits for nobody while one of the team can make it.
