@@ -40,19 +40,6 @@
     sendOptions(form);
   });
 
-  function wake() {
-    // Absent without HTTPS (a table's Wi-Fi address), refused in WebKit and on a hidden page: the
-    // screen may then sleep, and nothing is said about it.
-    if (!navigator.wakeLock || typeof navigator.wakeLock.request !== "function") return;
-    try {
-      var lock = navigator.wakeLock.request("screen");
-      if (lock && typeof lock.catch === "function") lock.catch(function () { /* not allowed here: fine */ });
-    } catch (e) { /* an implementation that throws instead of refusing: fine too */ }
-  }
-  document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible") wake();
-  });
-
   // ---- Tablet seats ("pass the tablet", companion/web/tablet.py): begin ----
   // A player without a phone plays on the host screen. The offer ([data-tablet]) opens a cover over
   // the whole page that hides the table and asks them to tap when only they are looking; then the
@@ -239,5 +226,5 @@
   }
   // ---- Presence: end ----
 
-  wake();
+  C.keepAwake(true);  // the table's screen stays on all evening (app.js's wake lock)
 })();
