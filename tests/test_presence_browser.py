@@ -180,6 +180,7 @@ def test_an_open_phone_whose_polls_the_server_answers_late_is_never_shown_offlin
         phone.context.close()
         host.wait_for_function(f"() => document.querySelector(\"[data-presence-seat='{ann}'].away\")", timeout=15_000)
         assert chip.locator(".presence-state").inner_text() == "away"
+        Shots()(host, "presence-ann-away-chip")
         assert not chip.locator(".state").is_visible()
         # ...then offline, and her seat is the host's to play or skip.
         offer = host.locator(f"[data-presence-offer='{ann}']")

@@ -25,16 +25,18 @@ come, even late: ``HERE_GRACE`` (20 s) after the last evidence covers a poll tha
 locked or closed says so at once by a beacon on ``visibilitychange`` to hidden and on ``pagehide``
 (``POST /api/v1/rooms/<code>/presence?here=0``, ``navigator.sendBeacon``), written at once with
 ``until = seen``: the phone is *away* from that moment (its player put it down), and shown so,
-for ``GRACE`` seconds, then offline; a page shown again says ``here=1``. A phone that was never seen, or whose evidence ran out without a
-word (a battery that died, a lost Wi-Fi: at most ``POLL_WAIT + HERE_GRACE`` seconds, 40 s with the
-defaults, after its last poll began), is *offline*.
+for ``GRACE`` seconds, then offline; a page shown again says ``here=1``. A phone that was never
+seen, or whose evidence ran out without a word (a battery that died, a lost Wi-Fi: at most
+``POLL_WAIT + HERE_GRACE`` seconds, 40 s with the defaults, after its last poll began), is
+*offline*. The host's screen says each on the seat's own chip (``templates/macros.html``).
 
 **Gone** (the host's side door, ``companion/rooms/door.py``): only an offline phone, neither here
-nor said away less than ``GRACE`` (8 s) ago, may have its seat taken over or its move skipped. A glance at a
-message, a phone put in a pocket for a moment, gets the grace; a phone offline is gone at once,
-since its ``HERE_GRACE`` was longer. A host screen learns of a change within its own presence
-poll, every 3 s (``static/host.js``), or at once when it renders (the host view reads presence as
-it renders).
+nor said away less than ``GRACE`` (8 s) ago, may have its seat taken over or its move skipped. A
+glance at a message, a phone put in a pocket for a moment, gets the grace; a phone offline is gone
+at once, since its ``HERE_GRACE`` was longer. A host screen learns of a change within its own
+presence poll, every 3 s (``static/host.js``), or at once when it renders (the host view reads
+presence as it renders). The end of a held poll is one more sighting only when its hold ran at
+least ``REFRESH`` late (the rule below): the write rate of a quiet server is unchanged.
 
 **The write rate.** Sightings are never written one per poll: each process keeps the latest per
 phone and writes them all in one statement (``executemany`` of an upsert, one transaction) at
