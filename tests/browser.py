@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -22,6 +23,35 @@ def launch(playwright):
               "--disable-component-update", "--disable-sync", "--no-first-run"])
 
 
+# Answers the page's questions (app.js: a button's data-confirm or data-prompt asks in the page's one
+# dialog) as a person saying yes would: a prompt's field gets the answer given for its question
+# ("" when none). An init script, for the pages of tests that do not look at the questions.
+ANSWER = """prompts => {
+  new MutationObserver(() => {
+    const d = document.querySelector('dialog[data-ask-shared][open]:not([data-answered])');
+    if (!d) return;
+    d.dataset.answered = '1';
+    const field = d.querySelector('.ask-value');
+    if (field) field.value = prompts[d.querySelector('.ask-question').textContent] ?? '';
+    d.querySelector('.ask-yes').click();
+  }).observe(document, {subtree: true, childList: true, attributes: true, attributeFilter: ['open']});
+}"""
+
+
+def answers(page, prompts: dict[str, str] | None = None):
+    """``page`` says yes to every question it asks from now on (``prompts``: question -> what is
+    typed in its field); returns the page."""
+    page.add_init_script(f"({ANSWER})({json.dumps(prompts or {})})")
+    return page
+
+
+def asked(page) -> str:
+    """The question the page asks now in its one dialog, once it asks one."""
+    dialog = page.locator("dialog[data-ask-shared][open]")
+    dialog.wait_for()
+    return dialog.locator(".ask-question").inner_text()
+
+
 class Shots:
     """Screenshots of each phase, kept when SCREENSHOTS names a folder."""
 
@@ -38,16 +68,14 @@ class Shots:
 def open_table(browser, server, title, names, prompts=None):
     """The host opens a table of ``title`` from the home page; a phone per name joins by its code.
     ``prompts``: what the host types into a question the page asks (its message -> the answer)."""
-    host = browser.new_context(**HOST).new_page()
-    host.on("dialog", lambda dialog: dialog.accept((prompts or {}).get(dialog.message, "")))
+    host = answers(browser.new_context(**HOST).new_page(), prompts)
     host.goto(server.url + "/")
     host.get_by_role("button", name=f"Open a table for {title}").click()
     host.wait_for_selector(".qr-box img")
     code = host.inner_text(".qr-box .code").strip()
     phones = {}
     for name in names:
-        phone = browser.new_context(**PHONE).new_page()
-        phone.on("dialog", lambda dialog: dialog.accept())
+        phone = answers(browser.new_context(**PHONE).new_page())
         phone.goto(f"{server.url}/j/{code}")
         phone.fill("#name", name)
         phone.get_by_role("button", name="Join").click()

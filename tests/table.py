@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import requests
 
-from tests.browser import HOST, PHONE, Shots
+from tests.browser import HOST, PHONE, Shots, answers
 
 TV = {"viewport": {"width": 1920, "height": 1080}}
 TABLET = HOST  # 1280x800: a 10-inch tablet, or a laptop on the TV
@@ -79,7 +79,7 @@ class Room:
 
     def open_host(self, browser, context=TABLET):
         page = browser.new_context(**context).new_page()
-        page.on("dialog", lambda dialog: dialog.accept())
+        answers(page)
         page.goto(self.server.url + self.host_path)
         page.wait_for_selector("#live [data-version]")
         return page
@@ -88,7 +88,7 @@ class Room:
         ctx = browser.new_context(**context)
         ctx.add_cookies([{"name": f"tc_{self.code}", "value": self.tokens[name], "url": self.server.url}])
         page = ctx.new_page()
-        page.on("dialog", lambda dialog: dialog.accept())
+        answers(page)
         page.goto(f"{self.server.url}/p/{self.code}")
         page.wait_for_selector("#live [data-version]")
         return page

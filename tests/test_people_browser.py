@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import PHONE
+from tests.browser import PHONE, asked
 from tests.server import wait_until
 from tests.table import TABLET, Room
 
@@ -26,7 +26,6 @@ def test_a_replaced_phone_gets_its_seat_back_once_the_host_confirms(server, brow
     host.goto(server.url + room.host_path)
     host.wait_for_selector("#live [data-version]")
     old_phone = room.open_phone(browser, "Ann")
-    asked = []
 
     new_phone = browser.new_context(**PHONE).new_page()
     new_phone.goto(f"{server.url}/j/{room.code}")
@@ -38,20 +37,15 @@ def test_a_replaced_phone_gets_its_seat_back_once_the_host_confirms(server, brow
     seat.wait_for()
     assert seat.inner_text() == "Ann"
 
-    def refuse(dialog):
-        asked.append(dialog.message)
-        dialog.dismiss()
-
-    host.on("dialog", refuse)
     seat.click()
-    host.wait_for_timeout(300)
-    assert asked == ["Give Ann's seat to this phone? Ann's old phone will be signed out."]
+    assert asked(host) == "Give Ann's seat to this phone? Ann's old phone will be signed out."
+    host.keyboard.press("Escape")  # no
+    host.locator("dialog[data-ask-shared]").wait_for(state="detached")
     assert room.view()["requests"], "refusing the question hands nothing over"
 
-    host.remove_listener("dialog", refuse)
-    host.on("dialog", lambda dialog: dialog.accept())
     # Ann's old phone is still open: her seat is not given away behind its back (issue 29).
     seat.click()
+    host.locator("dialog[data-ask-shared] .ask-yes").click()
     host.wait_for_selector("#toast.show:has-text(\"Ann's phone is still here\")")
     assert room.view()["requests"], "a seat whose phone is here is not handed over"
 
@@ -60,6 +54,7 @@ def test_a_replaced_phone_gets_its_seat_back_once_the_host_confirms(server, brow
     wait_until(lambda: next(p for p in room.view()["players"] if p["name"] == "Ann")["gone"], timeout=30,
                what="Ann's old phone to be gone past the grace period")
     seat.click()
+    host.locator("dialog[data-ask-shared] .ask-yes").click()
     new_phone.wait_for_selector("#live [data-phase=claiming] .pad button", timeout=10000)
     # What the old page's next poll brings it (a whole page load asks for a seat instead):
     old_phone.goto(f"{server.url}/p/{room.code}/live")

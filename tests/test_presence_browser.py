@@ -7,6 +7,8 @@ presence polls land in whichever worker takes them.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.browser import Shots
@@ -108,3 +110,84 @@ def test_a_doodles_voter_whose_phone_closed_is_skipped_and_the_reveal_says_so(se
     assert "Gus's vote was skipped: no points from it." in text(host, ".dd-votes")
     walk.assert_no_problems()
     screens.close()
+
+
+# ---- Issue 31: presence a host can trust -----------------------------------------------------------
+
+# Records, on the host page, whether ``seat`` was ever marked offline or offered to the host (its
+# chip, its badge, its "Play on this screen"), however briefly: a MutationObserver, so a mark
+# between two looks of the test is caught too.
+WATCH = """seat => {
+  window.__marked = [];
+  const look = () => {
+    const off = document.querySelector(`[data-presence-seat="${seat}"].offline`);
+    const offer = document.querySelector(`[data-presence-offer="${seat}"]:not([hidden])`);
+    if (off || offer) window.__marked.push((off ? off.className : '') + (offer ? ' offered' : ''));
+  };
+  new MutationObserver(look).observe(document.body, {subtree: true, childList: true, attributes: true,
+                                                      attributeFilter: ['class', 'hidden']});
+  look();
+}"""
+
+
+def test_an_open_phone_whose_polls_the_server_answers_late_is_never_shown_offline(tmp_path, browser):
+    """Issue 31: on a busy machine an open, visible phone was shown "offline · Play on this screen".
+    Ann's page stays open and visible while her polls are held on their way for longer than the
+    8 s grace of before (a paused poll: the server hears nothing of her): the host never marks her
+    offline nor offers her seat. Then her phone closes: her chip says "away" at once, then "offline"
+    instead of "finding their card…", and her seat is offered."""
+    from tests.browser import PHONE
+    from tests.server import Server
+
+    # Polls held 2 s (not 20): the test waits for the old grace to run out, not for a long hold.
+    server = Server(tmp_path / "instance", env={"COMPANION_POLL_WAIT": "2"}).start()
+    try:
+        room = Room(server, "dixit", ("Ann", "Ben", "Cat", "Dan"))
+        room.act("host", "start")
+        host = room.open_host(browser)
+        phone = room.open_phone(browser, "Ann", context=PHONE)
+        ann = seat_of(room, "Ann")
+        marked(host, ann, False)
+        chip = host.locator(".dx-who .p", has_text="Ann")  # her own status chip
+        assert "finding their card…" in chip.inner_text()
+        host.evaluate(WATCH, ann)
+
+        # From now on the phone's polls are held on their way to the server (and answered later).
+        held = []
+        phone.context.route(f"**/p/{room.code}/live**", lambda route: held.append(route))
+        phone.wait_for_event("request", lambda r: "/live" in r.url, timeout=15_000)
+        paused = time.time()
+        # Every poll sighting she sent began at most 2 s (one hold) before the pause: the old build
+        # called her offline 8 s after that poll, by ``paused + 8``; the host asks every 3 s. Wait
+        # for a presence answer to a question asked after that.
+        asked = {}
+        host.on("request", lambda r: asked.setdefault(id(r), time.time()) if "/presence" in r.url else None)
+        host.wait_for_event("response", lambda r: "/presence" in r.url and asked.get(id(r.request), 0) > paused + 9,
+                            timeout=30_000)
+        phone_visible = phone.evaluate("document.visibilityState")
+        for route in held:
+            try:
+                route.continue_()
+            except Exception:  # noqa: BLE001 - a poll the page gave up on meanwhile (its own guard)
+                pass
+        phone.context.unroute(f"**/p/{room.code}/live**")
+        assert phone_visible == "visible"
+        assert held, "no poll of Ann's was held"
+        assert host.evaluate("window.__marked") == [], "Ann's open phone was shown offline on the host"
+        assert "finding their card…" in chip.inner_text()
+
+        # Her phone closes (pagehide: the beacon): away at once on her own chip, not yet offered...
+        phone.context.close()
+        host.wait_for_function(f"() => document.querySelector(\"[data-presence-seat='{ann}'].away\")", timeout=15_000)
+        assert chip.locator(".presence-state").inner_text() == "away"
+        Shots()(host, "presence-ann-away-chip")
+        assert not chip.locator(".state").is_visible()
+        # ...then offline, and her seat is the host's to play or skip.
+        offer = host.locator(f"[data-presence-offer='{ann}']")
+        offer.wait_for(state="visible", timeout=30_000)
+        assert chip.locator(".presence-state").inner_text() == "offline"
+        assert "finding their card…" not in chip.inner_text()
+        assert offer.get_by_role("button", name="Play Ann's seat on the host screen").is_visible()
+        Shots()(host, "presence-ann-offline-chip")
+    finally:
+        server.stop()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from games import inkling
-from tests.browser import Shots
+from tests.browser import Shots, answers
 from tests.table import (HELPER_TABLET, READS, Room, Screens, last_step, on_its_page, overflow, read_minimum,
                          too_small_text)
 
@@ -337,7 +337,7 @@ def test_a_table_closed_before_the_clue_cards_are_revealed_says_nobody_has_score
 def helper_sheet(browser, server, names):
     """A score sheet of Inkling started on the tablet, as its setup page is filled in."""
     page = browser.new_context(**HELPER_TABLET).new_page()
-    page.on("dialog", lambda dialog: dialog.accept())
+    answers(page)
     page.goto(server.url + "/score/new/inkling")
     for k, name in enumerate(names):
         page.locator("input[name=name]").nth(k).fill(name)

@@ -226,9 +226,8 @@ class Phone:
         return found[0] if found and found[0].is_displayed() and found[0].is_enabled() else None
 
     def accept_dialog(self) -> None:
-        """Say yes to the confirm() the last tap opened."""
-        from selenium.webdriver.support import expected_conditions
-        self.wait(expected_conditions.alert_is_present(), "the page's confirm dialog").accept()
+        """Say yes to the question the last tap asked (the page's own dialog, static/app.js)."""
+        self.tap("dialog[data-ask-shared][open] .ask-yes")
 
     def polls_out(self) -> int:
         """How many of the page's polls, made since it loaded, are waiting for their answer."""

@@ -69,8 +69,7 @@ class NotModified:
         polled = self._polled(environ)
         if polled is not None:
             code, page, phone = polled
-            if phone:
-                self._sighted(code, page, environ)
+            sighted = self._sighted(code, page, environ) if phone else None
             if header:
                 tags = _tags(header)
                 held = cooperative.active()  # long polls: the watcher knows the latest versions
@@ -83,6 +82,8 @@ class NotModified:
                             if may_hold:
                                 self.rooms.wait(code, version, wait)
                                 version = self.rooms.changes.latest(code)
+                                if sighted is not None:  # held so far: evidence until now
+                                    self.rooms.presence.sighted(code, sighted[0], 0.0, since=sighted[1])
                 if version is not None and etag(version) in tags:
                     start_response("304 Not Modified", [("ETag", etag(version)),
                                                         ("Cache-Control", "private, no-cache")])
@@ -115,9 +116,13 @@ class NotModified:
             holds = self._own_holds
         return holds.holding(environ.get("REMOTE_ADDR", ""), self.per_address)
 
-    def _sighted(self, code: str, page: bool, environ) -> None:
-        """A phone's poll (its page's seat cookie, or an API client's token) is a sighting of it."""
+    def _sighted(self, code: str, page: bool, environ) -> tuple[str, float] | None:
+        """A phone's poll (its page's seat cookie, or an API client's token) is a sighting of it:
+        the token's hash and when, for the sighting at the end of its hold."""
         token = presented_token(code, "seat" if page else None, environ)
-        if token:
-            hold = requested_wait(environ.get("QUERY_STRING", "")) if cooperative.active() else 0.0
-            self.rooms.presence.sighted(code, token_hash(token), hold)
+        if not token:
+            return None
+        hold = requested_wait(environ.get("QUERY_STRING", "")) if cooperative.active() else 0.0
+        hashed = token_hash(token)
+        self.rooms.presence.sighted(code, hashed, hold)
+        return hashed, self.rooms.presence.clock()

@@ -9,23 +9,34 @@ room's version, it is not undone, and it leaves with the room when the room is d
 **A sighting.** Every poll of a phone's screen (``/p/<code>/live``) or of a seat's JSON view is a
 sighting, counted by ``live.polling.NotModified`` before it answers (so a 304 of the fast path
 counts too): the token cookie's (or bearer token's) SHA-256, kept in this process's memory with
-``seen = now`` and ``until = now + hold + GRACE``, where ``hold`` is how long the poll may be held
-(``?wait=``, at most ``changes.MAX_WAIT``; 0 where polls are not held). So a phone holding a long
-poll counts as connected for the whole hold, and becomes *offline* ``GRACE`` seconds after the
-poll it should have sent next did not come. Taking a seat counts as a sighting too, written at once
-(``Rooms.ask_for_seat``): a host screen that renders the moment the phones sit down already sees them.
+``seen = now`` and ``until = now + hold + HERE_GRACE``, where ``hold`` is how long the poll may be
+held (``?wait=``, at most ``changes.MAX_WAIT``; 0 where polls are not held). A held poll is evidence
+for as long as it is held: when its hold ends, later than asked on a busy worker, it is sighted
+again (``until`` counted from its end, ``seen`` still its start, so it never outweighs what the page
+said since). Taking a seat counts as a sighting too, written at once (``Rooms.ask_for_seat``): a
+host screen that renders the moment the phones sit down already sees them.
 
-**Offline, in numbers.** ``GRACE`` is 8 s: a phone that polls answers a held poll's end at once
-and a short poll every ``POLL_MS`` (0.8 s), plus the page's retries after a failure (at most 5 s
-apart), plus the 1 s the sightings wait in memory; 8 s covers a poll that is late for any of
-these reasons without calling the phone offline, and is still "a few seconds" for the host. A page
-that is closed, put in the background or locked says so at once: it sends a beacon on
-``pagehide`` and on ``visibilitychange`` to hidden (``POST /p/<code>/presence`` with
-``{"here": false}``, ``navigator.sendBeacon``), which is written at once with ``until = now``; a
-page shown again says ``{"here": true}``. Without a beacon (a phone whose battery died, a lost
-Wi-Fi) a phone is offline at most ``POLL_WAIT + GRACE`` seconds (28 s with the defaults) after
-its last poll. A host screen learns of a change within its own presence poll, every 3 s
-(``static/app.js``), or at once when it renders (the host view reads presence as it renders).
+**Here, away, offline** (:func:`standing`, the rules, on an injected clock). A phone is *here*
+until ``until``; a page that is open and visible is never called anything else while its polls
+come, even late: ``HERE_GRACE`` (20 s) after the last evidence covers a poll that a busy server
+(or a slow Wi-Fi) takes seconds to answer or to read, a page's retries after a failure (at most
+5 s apart) and the second the sightings wait in memory, where the 8 s of issue 18 did not (issue
+31: an open phone shown "offline · Play on this screen" on a busy machine). A page that is hidden,
+locked or closed says so at once by a beacon on ``visibilitychange`` to hidden and on ``pagehide``
+(``POST /api/v1/rooms/<code>/presence?here=0``, ``navigator.sendBeacon``), written at once with
+``until = seen``: the phone is *away* from that moment (its player put it down), and shown so,
+for ``GRACE`` seconds, then offline; a page shown again says ``here=1``. A phone that was never
+seen, or whose evidence ran out without a word (a battery that died, a lost Wi-Fi: at most
+``POLL_WAIT + HERE_GRACE`` seconds, 40 s with the defaults, after its last poll began), is
+*offline*. The host's screen says each on the seat's own chip (``templates/macros.html``).
+
+**Gone** (the host's side door, ``companion/rooms/door.py``): only an offline phone, neither here
+nor said away less than ``GRACE`` (8 s) ago, may have its seat taken over or its move skipped. A
+glance at a message, a phone put in a pocket for a moment, gets the grace; a phone offline is gone
+at once, since its ``HERE_GRACE`` was longer. A host screen learns of a change within its own
+presence poll, every 3 s (``static/host.js``), or at once when it renders (the host view reads
+presence as it renders). The end of a held poll is one more sighting only when its hold ran at
+least ``REFRESH`` late (the rule below): the write rate of a quiet server is unchanged.
 
 **The write rate.** Sightings are never written one per poll: each process keeps the latest per
 phone and writes them all in one statement (``executemany`` of an upsert, one transaction) at
@@ -53,13 +64,15 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from companion.live import cooperative
 from companion.storage.store import Store
 
 logger = logging.getLogger(__name__)
 
-GRACE = 8.0  # seconds after the poll expected next before a phone counts as offline
+GRACE = 8.0  # seconds a page that said it went stays its player's before the host may take the seat
+HERE_GRACE = 20.0  # seconds after the last evidence of an open page (a poll's end, its beacon) that it is here
 REFRESH = 3.0  # seconds: a sighting that moves ``until`` on by less than this is not written again
 FLUSH_EVERY = 1.0  # seconds between two batched writes of a process, at most
 MAX_PENDING = 20000  # sightings kept between two writes (500 tables of 8 phones, five times over)
@@ -82,31 +95,38 @@ class Presence:
         self._written: OrderedDict[tuple[str, str], float] = OrderedDict()
         self._scheduled = False
 
-    def sighted(self, code: str, hashed: str, hold: float = 0.0) -> None:
+    def sighted(self, code: str, hashed: str, hold: float = 0.0, since: float | None = None) -> None:
         """A poll of room ``code`` by the phone whose token hashes to ``hashed``, which may be held
-        ``hold`` seconds: the phone is connected until ``GRACE`` seconds after that."""
+        ``hold`` seconds: the phone is here until ``HERE_GRACE`` seconds after that. ``since``: the
+        start of a held poll whose hold has just ended (evidence from its start to now)."""
         now = self.clock()
-        until = now + max(0.0, hold) + GRACE
+        until = now + max(0.0, hold) + HERE_GRACE
+        seen = now if since is None else min(since, now)
         key = (code, hashed)
         with self._lock:
+            mine = self._pending.get(key)
+            if mine is not None and (mine[0] > seen or (mine[0] == seen and mine[1] >= until)):
+                return  # the page said something newer since this began (a poll, or that it went)
             written = self._written.get(key)
-            if written is not None and until - written < REFRESH and key not in self._pending:
+            if written is not None and until - written < REFRESH and mine is None:
                 return
-            if key not in self._pending and len(self._pending) >= MAX_PENDING:
+            if mine is None and len(self._pending) >= MAX_PENDING:
                 return  # a flood of tokens: the next write makes room
-            self._pending[key] = (now, until)
+            self._pending[key] = (seen, until)
             start = not self._scheduled
             self._scheduled = True
         if start:
             self._later()
 
     def said(self, code: str, hashed: str, here: bool, hold: float = 0.0) -> None:
-        """The page said it is going (``here`` false: hidden, closed) or back: written at once."""
+        """The page said it is going (``here`` false: hidden, closed: away at once) or back:
+        written at once."""
         now = self.clock()
-        until = now + max(0.0, hold) + GRACE if here else now
+        until = now + max(0.0, hold) + HERE_GRACE if here else now
+        key = (code, hashed)
         with self._lock:
-            self._pending[(code, hashed)] = (now, until)
-            self._written.pop((code, hashed), None)
+            self._pending[key] = (now, until)
+            self._written.pop(key, None)
         self.flush()
 
     def flush(self) -> int:
@@ -161,18 +181,16 @@ class Presence:
             logger.exception("writing presence failed")
 
     def connected(self, code: str, tokens: dict[str, int]) -> set[int]:
-        """The seats of room ``code`` whose phone is connected now; ``tokens`` maps each seat's
-        token hash to the seat. Read from the store, with this process's own newer sightings."""
-        return self.seats(code, tokens)[0]
+        """The seats of room ``code`` whose phone is here now; ``tokens`` maps each seat's token
+        hash to the seat. Read from the store, with this process's own newer sightings."""
+        return self.seats(code, tokens).here
 
-    def seats(self, code: str, tokens: dict[str, int]) -> tuple[set[int], set[int]]:
-        """The seats of room ``code`` whose phone is connected now, and those whose phone has been
-        *gone* past the grace period: offline, and last seen (a poll, or the page saying it goes) at
-        least ``GRACE`` seconds ago, or never seen. Only a gone phone's seat may be played from the
-        host screen or skipped (``companion/rooms/door.py``): a page hidden a moment ago (a phone
-        put in a pocket, a glance at a message) still gets the grace period a late poll gets."""
+    def seats(self, code: str, tokens: dict[str, int]) -> Seats:
+        """The seats of room ``code`` whose phone is here now, those whose page said it went
+        (away), and those whose phone is gone (:func:`standing`). Only a gone phone's seat may be
+        played from the host screen or skipped (``companion/rooms/door.py``)."""
         if not tokens:
-            return set(), set()
+            return Seats(set(), set(), set())
         now = self.clock()
         latest = {hashed: (seen, until) for hashed, seen, until in self.store.presence(code)}
         with self._lock:  # the room's phones looked up, not every sighting kept: hundreds at a game night
@@ -180,7 +198,32 @@ class Presence:
                 mine = self._pending.get((code, hashed))
                 if mine is not None and mine[0] >= latest.get(hashed, (-1.0, 0.0))[0]:
                     latest[hashed] = mine
-        here = {tokens[hashed] for hashed, (_, until) in latest.items() if hashed in tokens and until > now}
-        gone = {seat for hashed, seat in tokens.items()
-                if hashed not in latest or now >= max(latest[hashed][1], latest[hashed][0] + GRACE)}
-        return here, gone
+        out = Seats(set(), set(), set())
+        for hashed, seat in tokens.items():
+            seen, until = latest.get(hashed, (None, 0.0))
+            {HERE: out.here, AWAY: out.away, OFFLINE: out.gone}[standing(seen, until, now)].add(seat)
+        return out
+
+
+HERE, AWAY, OFFLINE = "here", "away", "offline"
+
+
+class Seats(NamedTuple):
+    """A room's seats by their phone's standing (:func:`standing`): here, away (its page said it
+    went, less than ``GRACE`` seconds ago), gone (offline: the host may take the seat over)."""
+
+    here: set[int]
+    away: set[int]
+    gone: set[int]
+
+
+def standing(seen: float | None, until: float, now: float) -> str:
+    """Where a phone last seen at ``seen`` (None: never), counting as here until ``until``, stands
+    at ``now``: ``"here"``; ``"away"`` when its page said it went (``until <= seen``, as ``said``
+    writes it) less than ``GRACE`` seconds ago, so its seat is not taken over yet; else
+    ``"offline"`` (gone: its evidence ran out, or it never came, or the grace is over)."""
+    if seen is None:
+        return OFFLINE
+    if now < until:
+        return HERE
+    return AWAY if until <= seen and now < seen + GRACE else OFFLINE

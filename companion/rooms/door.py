@@ -6,8 +6,9 @@ it, its view and photos) and may skip a seat's awaited answer (a game move decla
 ``skip``), and may give a seat to a phone that asks for it (``admit``: a replaced phone, or a
 second browser of the host's own). Each would let whoever holds the host tablet, usually a player,
 read or change another player's secret while that player's phone is in their hand. So such an entry is recorded only for a
-seat added without a phone, or whose phone has been gone past the grace period
-(``companion/live/presence.py``: offline, and last seen at least ``GRACE`` seconds ago).
+seat added without a phone, or whose phone is gone (``companion/live/presence.py``, ``standing``:
+offline, no evidence of an open page for ``HERE_GRACE`` seconds, or its page said it went at least
+``GRACE`` seconds ago: a phone put down a moment is still its player's).
 
 Presence is no part of the log (a replay on any worker must give the same room whatever the phones
 do later), so this is checked here, by the companion, just before the entry is recorded and after

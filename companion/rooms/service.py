@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections import OrderedDict
+from typing import NamedTuple
 
 from games import GAMES
 from games.base import HOST, RuleError, normalize_options
@@ -39,6 +40,15 @@ ROOM_WEIGHT = 4096  # what a cached room weighs besides its log's bytes: its rec
 ANSWER_WEIGHT = 256  # likewise for a remembered answer: its key and the dict's slot
 
 CODE_TRIES = 60  # codes drawn for a new room: with half the codes taken, 60 misses in a row are 1 in 10^18
+
+
+class Phones(NamedTuple):
+    """A room's seats by their phone: connected now, said it went (away), gone past the grace
+    (companion/live/presence.py)."""
+
+    here: frozenset[int]
+    away: frozenset[int]
+    gone: frozenset[int]
 
 
 class NoFreeCode(Exception):
@@ -262,42 +272,42 @@ class Rooms:
 
     def view(self, room: rooms.Room, viewer, connected: tuple | None = None) -> dict:
         """What ``viewer`` may see of the room (``rooms.view``), with the photos they may take and
-        see, and for the host whether each player's phone is connected or gone (``connected``: the
-        seats whose phone is connected and those whose phone is gone, when the caller has read them
-        already for its :meth:`presence_key`)."""
+        see, and for the host whether each player's phone is connected, away or gone (``connected``:
+        the seats of each, when the caller has read them already for its :meth:`presence_key`)."""
         out = rooms.view(room, viewer)
         photos = photo_view(room, viewer)
         if photos is not None:
             out["photos"] = photos
         if viewer == HOST:
-            here, gone = self.phones(room) if connected is None else connected
-            # ``gone``: the phone has been offline past the grace period, so the host screen may
-            # take the seat over or skip it (companion/rooms/door.py); a seat without one is neither.
-            out["players"] = [dict(p, connected=p["seat"] in here, gone=p["seat"] in gone) for p in out["players"]]
+            here, away, gone = self.phones(room) if connected is None else connected
+            # ``away``: its page said it went (hidden, locked); ``gone``: the host screen may take
+            # the seat over or skip it (companion/rooms/door.py); a seat without a phone is neither.
+            out["players"] = [dict(p, connected=p["seat"] in here, away=p["seat"] in away, gone=p["seat"] in gone)
+                              for p in out["players"]]
         return out
 
     def connected(self, room: rooms.Room) -> frozenset[int]:
         """The seats of ``room`` whose phone is connected now (companion/live/presence.py)."""
-        return self.phones(room)[0]
+        return self.phones(room).here
 
     def _gone_phones(self, code: str) -> frozenset[str]:
         """The token hashes of room ``code``'s phones that have been gone past the grace period."""
         room = self.get(code)
-        gone = self.phones(room)[1]
+        gone = self.phones(room).gone
         return frozenset(s.token for s in room.seats if s.token and s.seat in gone)
 
-    def phones(self, room: rooms.Room) -> tuple[frozenset[int], frozenset[int]]:
-        """The seats of ``room`` whose phone is connected now, and those whose phone is gone."""
-        here, gone = self.presence.seats(room.code, {s.token: s.seat for s in room.seats if s.token})
-        return frozenset(here), frozenset(gone)
+    def phones(self, room: rooms.Room) -> Phones:
+        """The seats of ``room`` whose phone is connected now, whose page said it went, and whose
+        phone is gone (companion/live/presence.py)."""
+        here, away, gone = self.presence.seats(room.code, {s.token: s.seat for s in room.seats if s.token})
+        return Phones(frozenset(here), frozenset(away), frozenset(gone))
 
     def presence_key(self, room: rooms.Room, viewer) -> tuple:
         """What a rendered view depends on besides the room's version: for the host, who is
-        connected and who is gone (presence does not move the version)."""
+        connected, away and gone (presence does not move the version)."""
         if viewer != HOST:
             return ()
-        here, gone = self.phones(room)
-        return tuple(sorted(here)), tuple(sorted(gone))
+        return tuple(tuple(sorted(seats)) for seats in self.phones(room))
 
     def _seated(self, code: str, hashes: set[str]) -> set[str]:
         """Which of ``hashes`` hold a seat of room ``code`` now (none when there is no such room):

@@ -238,16 +238,48 @@
     var button = event.target.closest("[data-action]");
     if (!button || button.disabled) return;
     event.preventDefault();
+    if ((button.dataset.prompt || button.dataset.confirm) && ask(button)) return;
+    send(button, null);
+  });
+
+  // The move of a button ([data-action]), with ``value`` in its field (data-field, "name") when it asked.
+  function send(button, value) {
     var action = JSON.parse(button.dataset.action);
-    if (button.dataset.prompt) {
-      var value = window.prompt(button.dataset.prompt, button.dataset.value || "");
-      if (value === null) return;
-      action[button.dataset.field || "name"] = value;
-    }
-    if (button.dataset.confirm && !window.confirm(button.dataset.confirm)) return;
+    if (value !== null) action[button.dataset.field || "name"] = value;
     button.classList.add("pressed");
     act(action, { from: button, versioned: button.hasAttribute("data-versioned") });
-  });
+  }
+
+  // ---- Questions in the page: begin ----
+  // A button's data-confirm (a question) or data-prompt (a question with a text field, filled with
+  // its data-value) asks in one dialog of the page (base.html's #ask-template), never by the
+  // browser's window.confirm/prompt: small on a TV, unstyled, blocked by some TV browsers. Its yes
+  // says the button's data-yes, aria-label or words; Enter in the field or on the yes sends the
+  // move, Escape or Cancel sends nothing. The dialog is put in the page as it asks (so a cover that
+  // made the rest of the page inert leaves it be) and taken out as it closes.
+  function ask(opener) {
+    var template = document.getElementById("ask-template");
+    if (!template || !window.HTMLDialogElement) return false;
+    var dialog = template.content.firstElementChild.cloneNode(true);
+    var field = dialog.querySelector(".ask-value"), yes = dialog.querySelector(".ask-yes");
+    var prompt = opener.dataset.prompt;
+    dialog.querySelector(".ask-question").textContent = prompt || opener.dataset.confirm;
+    yes.textContent = opener.dataset.yes || opener.getAttribute("aria-label") || opener.textContent.trim();
+    if (prompt) field.value = opener.dataset.value || "";
+    else field.remove();
+    // Escape closes this dialog only (not the tablet's cover or a panel behind it).
+    dialog.addEventListener("keydown", function (event) { if (event.key === "Escape") event.stopPropagation(); });
+    dialog.addEventListener("close", function () {
+      dialog.remove();
+      if (opener.isConnected) opener.focus({ preventScroll: true });
+      if (dialog.returnValue === "yes") send(opener, prompt ? field.value : null);
+    });
+    document.body.appendChild(dialog);
+    dialog.showModal();
+    if (prompt) { field.focus(); field.select(); } else yes.focus();
+    return true;
+  }
+  // ---- Questions in the page: end ----
 
   // A host dialog is in the page (a TV browser may block window.confirm, and its box is small): a
   // <dialog class="ask" id> in the template, opened by a button's data-ask="<id>" as a modal (Escape
@@ -295,8 +327,9 @@
 
   // A form of the live screens (options, a typed word, a guess) is sent by the scripts, never as
   // a page: Enter must not submit it (no inline handler: the security policy runs no inline script).
+  // A dialog's form (method="dialog") closes its dialog: that is its submission.
   document.addEventListener("submit", function (event) {
-    if (!event.target.hasAttribute("action")) event.preventDefault();
+    if (!event.target.hasAttribute("action") && event.target.method !== "dialog") event.preventDefault();
   });
 
   document.addEventListener("visibilitychange", function () {
@@ -306,15 +339,21 @@
   window.addEventListener("online", function () { poll(true); });
 
   // ---- Presence (companion/live/presence.py, companion/web/presence.py): begin ----
-  // A phone's page says at once when it goes (hidden, closed) and when it is back, by a beacon;
-  // its polls say the rest. What the host screen shows of it is host.js's.
+  // A phone's page says at once when it goes (hidden, closed: "away" on the host) and when it is
+  // back, by a beacon (a keepalive fetch where there is none: both outlive the page); its polls say
+  // the rest. What the host screen shows of it is host.js's.
   var presenceUrl = (document.body.dataset.actions || "").replace(/\/actions$/, "/presence");
-  if (role === "seat" && live && presenceUrl && navigator.sendBeacon) {
+  if (role === "seat" && live && presenceUrl) {
     var said = null;
     var sayPresence = function (here) {
       if (said === here) return;
       said = here;
-      try { navigator.sendBeacon(presenceUrl + "?here=" + (here ? "1" : "0")); } catch (e) { /* best effort */ }
+      var url = presenceUrl + "?here=" + (here ? "1" : "0");
+      try {
+        if (!navigator.sendBeacon || !navigator.sendBeacon(url)) {
+          fetch(url, { method: "POST", credentials: "same-origin", keepalive: true }).catch(function () { /* best effort */ });
+        }
+      } catch (e) { /* best effort */ }
     };
     window.addEventListener("pagehide", function () { sayPresence(false); });
     document.addEventListener("visibilitychange", function () { sayPresence(document.visibilityState === "visible"); });
@@ -322,11 +361,48 @@
   }
   // ---- Presence: end ----
 
+  // ---- Wake lock: begin ----
+  // keepAwake(true) keeps the screen on (the Screen Wake Lock API) until keepAwake(false): the host
+  // screen all along (host.js), a phone while its player has a move to make or something to see
+  // (its fragment's data-wake, from the game's declared phases: templates/phone_live.html). The
+  // browser lets go of the lock when the page is hidden: asked again when it is shown. Absent
+  // without HTTPS (a table's Wi-Fi address is plain HTTP) and refused on a hidden page or by
+  // policy: the screen may then sleep, and nothing is said about it.
+  var awake = { wanted: false, lock: null, asking: false };
+  function keepAwake(wanted) {
+    awake.wanted = wanted;
+    if (!wanted) {
+      if (awake.lock) awake.lock.release().catch(function () { /* already let go */ });
+      awake.lock = null;
+      return;
+    }
+    if (awake.lock || awake.asking || document.visibilityState !== "visible") return;
+    if (!navigator.wakeLock || typeof navigator.wakeLock.request !== "function") return;
+    awake.asking = true;
+    var asking;
+    try { asking = Promise.resolve(navigator.wakeLock.request("screen")); } catch (e) { asking = Promise.reject(e); }
+    asking.then(function (lock) {
+      awake.asking = false;
+      if (!awake.wanted) { lock.release().catch(function () { /* fine */ }); return; }  // not wanted any more
+      awake.lock = lock;
+      lock.addEventListener("release", function () { if (awake.lock === lock) awake.lock = null; });
+    }, function () { awake.asking = false; /* not allowed here: fine */ });
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && awake.wanted) keepAwake(true);
+  });
+  if (role === "seat" && live) {
+    var wakeForTurn = function () { keepAwake(!!live.querySelector("[data-phase][data-wake]")); };
+    live.addEventListener("live:update", wakeForTurn);
+    wakeForTurn();
+  }
+  // ---- Wake lock: end ----
+
   // For photo.js, host.js and the games' scripts: message(key, fallback) is a page's sentence;
   // refresh() polls now; morph(target, html) swaps a fragment in as #live's are; shown() is the
-  // version #live shows; cover is host.js's (act, above).
+  // version #live shows; keepAwake(wanted) the wake lock; cover is host.js's (act, above).
   window.Companion = {
-    act: act, say: say, refresh: function () { poll(true); },
+    act: act, say: say, refresh: function () { poll(true); }, keepAwake: keepAwake,
     message: function (key, fallback) { return messages[key] || fallback; },
     morph: swap, versionOf: versionOf, shown: function () { return versionOf(etag); }, announce: announce,
     cover: null

@@ -40,19 +40,6 @@
     sendOptions(form);
   });
 
-  function wake() {
-    // Absent without HTTPS (a table's Wi-Fi address), refused in WebKit and on a hidden page: the
-    // screen may then sleep, and nothing is said about it.
-    if (!navigator.wakeLock || typeof navigator.wakeLock.request !== "function") return;
-    try {
-      var lock = navigator.wakeLock.request("screen");
-      if (lock && typeof lock.catch === "function") lock.catch(function () { /* not allowed here: fine */ });
-    } catch (e) { /* an implementation that throws instead of refusing: fine too */ }
-  }
-  document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible") wake();
-  });
-
   // ---- Tablet seats ("pass the tablet", companion/web/tablet.py): begin ----
   // A player without a phone plays on the host screen. The offer ([data-tablet]) opens a cover over
   // the whole page that hides the table and asks them to tap when only they are looking; then the
@@ -189,18 +176,24 @@
   // so the fragment's polls would not tell it) and marks the seats ([data-presence-seat]: class
   // "offline") and the offers beside an awaited seat whose phone is gone past the grace period
   // ([data-presence-offer]: shown). A fresh fragment comes with the presence of its moment.
+  // A seat's chip says "away" (its page said it went) or "offline" instead of its waiting word
+  // ([data-presence-seat] .presence-state, shown by app.css while the seat has yet to act).
   var presence = { timer: null, last: null };
   function markPresence(data) {
     presence.last = data;
-    var connected = {}, gone = {};
-    data.players.forEach(function (p) { connected[p.seat] = p.connected || !p.phone; gone[p.seat] = !!p.gone; });
+    var connected = {}, away = {}, gone = {};
+    data.players.forEach(function (p) {
+      connected[p.seat] = p.connected || !p.phone; away[p.seat] = !!p.away; gone[p.seat] = !!p.gone;
+    });
     var waiting = data.waiting_for || [];
     Array.prototype.forEach.call(live.querySelectorAll("[data-presence-seat]"), function (el) {
       var seat = el.dataset.presenceSeat;
       var off = el.dataset.phone !== "false" && connected[seat] === false;
       el.classList.toggle("offline", off);
-      var word = el.querySelector(".presence-word");
-      if (word) word.textContent = off ? word.dataset.off : word.dataset.on;
+      el.classList.toggle("away", off && away[seat]);
+      Array.prototype.forEach.call(el.querySelectorAll(".presence-word, .presence-state"), function (word) {
+        word.textContent = !off ? (word.dataset.on || "") : away[seat] ? word.dataset.away : word.dataset.off;
+      });
     });
     var any = false, offers = live.querySelector("[data-presence-offers]");
     // A team's move (data-presence-any) waits for nobody while one of the team can make it.
@@ -233,5 +226,5 @@
   }
   // ---- Presence: end ----
 
-  wake();
+  C.keepAwake(true);  // the table's screen stays on all evening (app.js's wake lock)
 })();

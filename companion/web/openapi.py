@@ -442,14 +442,17 @@ def _room_paths() -> dict:
                           "404": _error("No such room."), "429": WRONG_CODES}}},
         "/api/v1/rooms/{code}/presence": {"parameters": [CODE], "get": {
             "tags": ["rooms"], "operationId": "presence", "summary": "Which phones are connected now",
-            "description": "The host's token only. A phone is connected while it polls (offline a few seconds "
-                           "after the poll it should have sent next did not come, or at once when its page "
-                           "says it is going). Presence moves no version: ask again every `every` seconds.",
+            "description": "The host's token only. A phone is connected while it polls (offline 20 seconds "
+                           "after the poll it should have sent next did not come), away at once when its page "
+                           "says it is going, gone (its seat may be taken over or skipped) once offline, or "
+                           "8 seconds after it said it went. Presence moves no version: ask again every "
+                           "`every` seconds.",
             "security": bearer,
             "responses": {"200": _json({"type": "object", "required": ["players", "waiting_for", "every"], "properties": {
                               "players": {"type": "array", "items": {"type": "object", "required": [
-                                  "seat", "connected", "phone"], "properties": {
+                                  "seat", "connected", "away", "gone", "phone"], "properties": {
                                   "seat": {"type": "integer"}, "connected": {"type": "boolean"},
+                                  "away": {"type": "boolean"}, "gone": {"type": "boolean"},
                                   "phone": {"type": "boolean"}}}},
                               "waiting_for": {"type": "array", "items": {"type": "integer"}},
                               "every": {"type": "integer"}}}, "Each seat's phone, connected or not."),

@@ -16,7 +16,7 @@ from flask import (Blueprint, Response, abort, current_app, redirect, render_tem
                    send_from_directory, url_for)
 
 from games import GAMES
-from games.base import HOST, RuleError, takes_late_arrivals
+from games.base import HOST, RuleError, prompted_seats, takes_late_arrivals
 
 from flask_babel import get_locale, gettext
 
@@ -226,6 +226,16 @@ def _qr_svg(code: str) -> bytes:
         segno.make(url, error="m").save(buffer, kind="svg", scale=10, border=2, xmldecl=False, dark="#111")
         return buffer.getvalue()
     return _remembered(("qr", url) if links_fixed() else None, draw)
+
+
+@bp.app_template_global()
+def has_a_move(room, v) -> bool:
+    """Whether the phone's own player has a move to make or something to see now (awaited, or
+    prompted by the game's declared phases): its page keeps its screen awake (static/app.js)."""
+    you = v.get("you")
+    if not you or not room.started or v.get("ended") or room.state is None:
+        return False
+    return you["seat"] in v.get("waiting_for", ()) or you["seat"] in prompted_seats(room.engine, room.state)
 
 
 @bp.app_template_global()

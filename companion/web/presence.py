@@ -2,8 +2,9 @@
 when it goes away or comes back (``companion/live/presence.py`` keeps and shares it).
 
 - ``GET /api/v1/rooms/<code>/presence`` (the host only): ``{"players": [{"seat", "connected",
-  "gone", "phone"}], "waiting_for": [...], "every": seconds}`` (``gone``: offline past the grace
-  period, when the host screen may take the seat over or skip it, ``companion/rooms/door.py``), what the host page polls every few seconds
+  "away", "gone", "phone"}], "waiting_for": [...], "every": seconds}`` (``away``: its page said it
+  went, hidden or closed; ``gone``: the host screen may take the seat over or skip it,
+  ``companion/rooms/door.py``), what the host page polls every few seconds
   to mark the seats, since presence does not move the room's version (so the view's polls would not
   tell it). Never cached.
 - ``POST /api/v1/rooms/<code>/presence`` with ``?here=0`` or ``?here=1`` (a seat: the phone's
@@ -40,12 +41,12 @@ def table_presence(code):
     room = rooms().get(normal_code(code))
     if identity.role(room, "host" if request.headers.get("X-Companion-Role") == "host" else None) != HOST:
         raise ApiError(403, gettext("Only the host screen can see which phones are connected."))
-    connected, gone = rooms().phones(room)
+    connected, away, gone = rooms().phones(room)
     waiting = sorted(room.engine.waiting_for(room.state)) if room.started and not room.ended else []
     tablet = getattr(room, "tablet", ())  # the seats played from the host screen (no phone)
-    # ``gone``: offline past the grace period, so the host screen may take the seat over or skip it.
-    response = jsonify(players=[{"seat": s.seat, "connected": s.seat in connected, "gone": s.seat in gone,
-                                 "phone": s.seat not in tablet} for s in room.seats],
+    # ``away``: its page said it went; ``gone``: the host screen may take the seat over or skip it.
+    response = jsonify(players=[{"seat": s.seat, "connected": s.seat in connected, "away": s.seat in away,
+                                 "gone": s.seat in gone, "phone": s.seat not in tablet} for s in room.seats],
                        waiting_for=waiting, every=HOST_POLL_SECONDS)
     response.headers["Cache-Control"] = "no-store"
     return response
