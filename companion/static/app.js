@@ -148,7 +148,7 @@
       callbacks: {
         beforeNodeMorphed: function (old, fresh) { keeps(old, fresh); return true; },
         beforeAttributeUpdated: function (name, el) {
-          if (name === "open" && el.tagName === "DETAILS") return false;
+          if (name === "open" && (el.tagName === "DETAILS" || el.tagName === "DIALOG")) return false;  // as the user left it
           return !(kept.has(el) && (name === "value" || name === "checked"));
         }
       }
@@ -296,7 +296,8 @@
   // A form of the live screens (options, a typed word, a guess) is sent by the scripts, never as
   // a page: Enter must not submit it (no inline handler: the security policy runs no inline script).
   document.addEventListener("submit", function (event) {
-    if (!event.target.hasAttribute("action")) event.preventDefault();
+    // A host dialog's <form method="dialog"> closes its dialog: the browser's own, left alone.
+    if (!event.target.hasAttribute("action") && event.target.method !== "dialog") event.preventDefault();
   });
 
   document.addEventListener("visibilitychange", function () {
