@@ -372,3 +372,10 @@ def test_every_game_can_be_ended_in_every_phase_and_ending_shows_nothing_new(toy
     assert every - {phase for phase, _ in seen} <= {"draw"}, (name, seen)
     with pytest.raises(RuleError, match="over already"):
         apply_entry(room, {"type": "end_game", "by": HOST}, now)
+
+
+def test_a_game_played_to_its_end_and_played_again_keeps_its_options(toy, table):
+    t = table("high-card", ("Ann", "Ben"), options={"target": 2})
+    play_high_card(t, {"Ann": 5, "Ben": 2})
+    t.act("host", "next_game", game="high-card")  # "High Card again": no options sent
+    assert t.view("host")["options"]["target"] == 2
