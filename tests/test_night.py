@@ -379,3 +379,41 @@ def test_a_game_played_to_its_end_and_played_again_keeps_its_options(toy, table)
     play_high_card(t, {"Ann": 5, "Ben": 2})
     t.act("host", "next_game", game="high-card")  # "High Card again": no options sent
     assert t.view("host")["options"]["target"] == 2
+
+
+@pytest.mark.parametrize("name", [*sorted(GAMES), toy_game.NAME])
+def test_every_games_pages_show_the_game_ended_in_any_phase(toy, app, table, name):
+    """Through the API and the pages: at the first state of each phase, the host ends the game;
+    the host screen (with its Next game) and a phone render the ended game, then undo goes on."""
+    import random
+    import time
+    engine, rng, seen = GAMES[name], random.Random(5), set()
+    players = ("Ann", "Ben", "Cat", "Dan")[:max(3, engine.player_range({})[0])]
+    t = table(name, players)
+    rooms = app.extensions["rooms"]
+    host, phone = app.test_client(), app.test_client()
+    host.set_cookie(f"tch_{t.code}", t.host_token)
+    phone.set_cookie(f"tc_{t.code}", t.tokens["Ben"])
+    by_seat = {seat: n for n, seat in t.seats.items()}
+    for _ in range(400):
+        view = t.view("host")
+        if view["winners"]:
+            break
+        key = (view["phase"], view.get("round"))
+        if key not in seen:
+            seen.add(key)
+            kept = view["end_game"]
+            page = host.get(f"/host/{t.code}").get_data(as_text=True)
+            assert 'id="ask-end-game"' in page and 'data-ask="ask-end-game"' in page and 'id="ask-tonight"' in page
+            t.act("host", "end_game")
+            ended = host.get(f"/host/{t.code}").get_data(as_text=True)
+            assert 'class="ended-early"' in ended and '"next_game"' in ended and 'data-phase="ended"' in ended
+            mine = phone.get(f"/p/{t.code}").get_data(as_text=True)
+            assert 'class="ended-early"' in mine and '"next_game"' not in mine
+            assert t.view("host")["winners"] == kept["winners"]
+            t.act("host", "undo")
+        state = rooms.get(t.code).state
+        for actor, action in rng.sample(engine.legal_actions(state, time.time()), k=1):
+            who = "host" if actor == "host" else by_seat[actor]
+            t.client.post(f"/api/v1/rooms/{t.code}/actions", json=action, headers=t.headers(who))
+    assert len({phase for phase, _ in seen}) >= 2
