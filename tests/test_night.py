@@ -417,3 +417,38 @@ def test_every_games_pages_show_the_game_ended_in_any_phase(toy, app, table, nam
             who = "host" if actor == "host" else by_seat[actor]
             t.client.post(f"/api/v1/rooms/{t.code}/actions", json=action, headers=t.headers(who))
     assert len({phase for phase, _ in seen}) >= 2
+
+
+def _completed(name, state):
+    """The rounds each game's docstring says are completed in ``state`` (issue 31's decisions)."""
+    phase = str(state.phase)
+    if name == "doodles":  # a round counts once every doodle is revealed (its scores screen)
+        return len(state.history) + (phase == "scores")
+    if name == "inkling":  # scored once, at the review, for the three rounds
+        return 3 if phase == "review" else 0
+    return len(state.history)  # revealed (Dixit, Rorschach, High Card) or scored (teams) rounds
+
+
+@pytest.mark.parametrize("name", [*sorted(GAMES), toy_game.NAME])
+def test_the_round_in_play_is_dropped_and_the_completed_ones_kept_by_each_games_rule(toy, name):
+    """Each game's ended_early, in random play: the rounds completed as its docstring decides, and
+    the standings of those rounds alone, whatever the round in play has scored so far (a Doodles
+    reveal half done, a Rorschach (teams) round waiting for its second guess)."""
+    import random
+    from games.base import Player
+    engine, rng, now = GAMES[name], random.Random(11), 1000.0
+    players = [Player(i + 1, n) for i, n in enumerate(("Ann", "Ben", "Cat", "Dan")[:max(3, engine.player_range({})[0])])]
+    state = engine.setup(players, {}, 11)
+    kept_at: dict[int, dict] = {}  # the totals when each count of rounds was first completed
+    for _ in range(3000):
+        if engine.view(state, None)["winners"]:
+            break
+        early = engine.ended_early(state)
+        assert early.rounds == _completed(name, state), (name, state.phase)
+        assert early.standings.over and (early.rounds or not early.winners)
+        totals = dict(early.standings.totals)
+        assert kept_at.setdefault(early.rounds, totals) == totals or name == "inkling", (name, state.phase)
+        actor, action = rng.choice(engine.legal_actions(state, now))
+        state = engine.apply(state, actor, action, now)
+        now += 1.0
+    assert len(kept_at) > 1
