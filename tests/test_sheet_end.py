@@ -77,3 +77,13 @@ def test_the_next_games_sheet_starts_with_the_same_players(helper):
     assert re.findall(r'name="team.white" value="([^"]*)"', teams)[:2] == ["Ann", ""]
     unknown = helper.client.get("/score/new/doodles?after=zzzzzz").get_data(as_text=True)
     assert re.findall(r'name="name" value="([^"]*)"', unknown)[0] == ""
+
+
+def test_the_same_game_again_on_a_new_sheet_keeps_its_options(helper):
+    helper.start(options={"end_at_30": "true", "bonus": "found_by_some"})
+    end(helper)
+    setup = helper.client.get(f"/score/new/dixit?after={helper.code}").get_data(as_text=True)
+    assert re.search(r'name="o.end_at_30" value="true" checked', setup)
+    assert re.search(r'name="o.bonus" value="found_by_some" checked', setup)
+    other = helper.client.get(f"/score/new/doodles?after={helper.code}").get_data(as_text=True)
+    assert "Doodles: who is playing?" in other
