@@ -165,6 +165,7 @@ def test_a_score_only_sheet_is_ended_early_and_the_next_game_keeps_its_players(s
     best = max(totals.values())
     assert all(n in page.inner_text(".over .winners") for n in DIXIT if totals[n] == best)
     shot(page, "night-6-sheet-ended-1280")
+    page.locator(".next-sheet > summary").click()  # Next game: the games, each a new sheet
     page.get_by_role("link", name="Doodles").click()
     page.wait_for_selector("text=Doodles: who is playing?")
     assert [page.locator("input[name=name]").nth(i).input_value() for i in range(4)] == list(DIXIT)
