@@ -116,6 +116,11 @@ State is indexed by seat everywhere; phases are a :class:`enum.StrEnum` per game
 decided, the next round's defaults). Live play and the score-only helper call the same functions,
 so each rule has one implementation.
 
+**Ending early**: ``ended_early(state) -> EarlyEnd`` says where the game stands if the table ends
+it now (the host's ``end_game``, issue 31): the rounds completed and their standings made final
+(:func:`early_end`); each game decides in its docstring when its round in play counts as completed.
+Pure like ``view``: the round in play is dropped, and nothing of its secrets is in the answer.
+
 **Refusals** are ``RuleError(msgid, **params)``: ``msgid`` is an English sentence with ``%(name)s``
 placeholders, extracted by Babel from ``games/`` (keywords ``require:2``, ``RuleError:1``, ``N_``),
 and the companion says ``gettext(msgid) % params`` in the request's language. A parameter that is
@@ -1141,6 +1146,38 @@ def sum_points(sides: Sequence[str], rounds: Iterable[Score]) -> dict[str, int]:
 
 
 @dataclass(frozen=True)
+class EarlyEnd:
+    """Where a game stands when the table ends it early (issue 31): how many rounds were completed
+    (scored in full: a round in its reveal or scoring phase counts once its scores are added), the
+    standings of those rounds made final (``over``; the winners are the sides in first place, none
+    before a round is completed), and the winners as the game's view names them (a team game: the
+    team's players). The round in play is dropped: nothing of it is in here."""
+
+    rounds: int
+    standings: Standings
+    winners: tuple[str, ...]
+    points: Mapping[str, int]  # each player's points kept (a team game: their team's)
+
+
+def early_end(standing: Standings, rounds: int,
+              members: Callable[[str], Iterable[str]] | None = None) -> EarlyEnd:
+    """``standing`` (the standings of the ``rounds`` completed rounds) made final for a game the
+    table ends early: the first place wins (the game's own tie-break, when its ranking applies one,
+    decides as at a normal end); ``members``: a team's players, for a game whose sides are teams."""
+    if not rounds:
+        standing = Standings(totals=standing.totals, over=True, winners=(), ranking=(),
+                             rounds_total=standing.rounds_total)
+    elif not standing.over:
+        first = tuple(r.side for r in standing.ranking if r.place == 1)
+        standing = Standings(totals=standing.totals, over=True, winners=first, ranking=standing.ranking,
+                             tie_break=standing.tie_break, rounds_total=standing.rounds_total)
+    if members is None:
+        return EarlyEnd(rounds, standing, standing.winners, dict(standing.totals))
+    return EarlyEnd(rounds, standing, tuple(n for side in standing.winners for n in members(side)),
+                    {n: total for side, total in standing.totals.items() for n in members(side)})
+
+
+@dataclass(frozen=True)
 class Table:
     """Who plays, as the score-only helper and the scoring functions name them: players by name in
     seating order, their teams (a team game), and the options."""
@@ -1224,4 +1261,6 @@ class Engine(Protocol):
     def legal_actions(self, state: Any, now: float) -> list[tuple[Actor, dict]]: ...
 
     def lobby_view(self, players: Sequence[Player], options: Any) -> dict: ...
+
+    def ended_early(self, state: Any) -> EarlyEnd: ...  # the standings kept if the table ends it now
 

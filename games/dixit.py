@@ -97,6 +97,7 @@ from games.base import (
     GameOptions, Name, Phases, Player, Reason, RuleError, Say, Score, Standings, Table, evolve, is_number, once,
     ranking, read_model, read_options, require, seat_of, seated_at_the_end, seen_by, sum_points, table_envelope,
 )
+from games.base import EarlyEnd, early_end
 
 NAME = "dixit"
 TITLE = "Dixit"
@@ -493,6 +494,14 @@ def _reveal(state: State) -> State:
 def _standings(state: State) -> Standings:
     assert state.standing is not None  # made by setup and by every change of the history
     return state.standing
+
+
+def ended_early(state: State) -> EarlyEnd:
+    """The standings if the table ends the game now (issue 31): a round counts once it is revealed
+    (its scores are added at the reveal, so a revealed round is completed); the round being claimed,
+    voted or settled is dropped, and nobody learns its cards or votes. The most points win, as at
+    the end (the rulebook has no tie-break)."""
+    return early_end(_standings(state), len(state.history))
 
 
 def _next_round(state: State, actor: Any, action: NextRound, now: float) -> State:

@@ -144,6 +144,7 @@ from games.base import (
 )
 from games.base import ranking as rank_sides
 from games.base import require_plural
+from games.base import EarlyEnd, early_end
 from games.base import NO_PHOTOS, PhotoSlot, Photos
 from games.base import Deck, OwnCardLines, public_options, OwnCards, OwnCardsOptions, deck_field, own_cards_field, own_deck
 
@@ -736,6 +737,18 @@ def _scores(state: State) -> list[Score]:
 
 def _standings(state: State) -> Standings:
     return standings(table_of(state), _scores(state))
+
+
+def ended_early(state: State) -> EarlyEnd:
+    """The standings if the table ends the game now (issue 31): a round counts once every doodle is
+    revealed and scored (its scores screen); a round still drawing, voting or part-way through its
+    reveal is dropped whole, points of the doodles revealed so far included (the rulebook scores a
+    round when its reveal is done), and no unrevealed doodle, word or vote is shown. The ranking's
+    tie-break (the option ``tie_break``) orders players level on points, as at the end."""
+    done = [_round_score(_players_of(state, rnd), rnd) for rnd in state.history]
+    if state.phase in (Phase.SCORES, Phase.OVER):
+        done.append(_round_score(_players_of(state, state.current), state.current))
+    return early_end(standings(table_of(state), done), len(done))
 
 
 def _seat_index(state: State, seat: int) -> int:

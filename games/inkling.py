@@ -96,6 +96,7 @@ from games.base import (
 )
 from games.base import Deck, OwnCardLines, public_options, OwnCards, OwnCardsOptions, deck_field, own_cards_field, own_deck
 from games.base import require_plural
+from games.base import EarlyEnd, early_end
 
 NAME = "inkling"
 TITLE = "Inkling"
@@ -903,6 +904,17 @@ def _guesses_made(state: State, seat: int) -> int:
 def table_of(state: State) -> Table:
     """The players by name, as the scoring functions see them."""
     return Table(players=tuple(p.name for p in state.players), options=state.options)
+
+
+def ended_early(state: State) -> EarlyEnd:
+    """The standings if the table ends the game now (issue 31): Inkling scores the whole game once,
+    when the clue cards are revealed after the third guessing, so before the review no round is
+    completed and nothing is kept (no winner; the clue cards stay secret: scoring the guesses so far
+    would reveal them). Ended during the review, the three rounds count, with the host's rulings on
+    near misses made so far and the fewest-guesses tie-break."""
+    if state.phase not in REVEAL_PHASES:
+        return early_end(standings(table_of(state), []), 0)
+    return early_end(standings(table_of(state), [_score(state)]), ROUNDS)
 
 
 def _score(state: State) -> Score:

@@ -110,6 +110,7 @@ from games.base import (
 )
 from games.base import Deck, OwnCardLines, public_options, OwnCards, OwnCardsOptions, deck_field, own_cards_field, own_deck, whole_card
 from games.base import require_plural
+from games.base import EarlyEnd, early_end
 from games.content import deck
 
 NAME = "rorschach"
@@ -478,6 +479,14 @@ def table_of(state: State) -> Table:
 
 def _standings(state: State) -> Standings:
     return standings(table_of(state), state.history)
+
+
+def ended_early(state: State) -> EarlyEnd:
+    """The standings if the table ends the game now (issue 31): a round counts once it is revealed
+    (its tokens are handed out at the reveal); the picks of the round being played are dropped
+    unseen. Whoever holds the most tokens wins, players level sharing the win (the rulebook has no
+    tie-break)."""
+    return early_end(_standings(state), len(state.history))
 
 
 def setup(players: Sequence[Player], options: Any, seed: Any) -> State:

@@ -95,6 +95,7 @@ from games.base import (
 )
 from games.base import Deck, OwnCardLines, public_options, OwnCards, OwnCardsOptions, deck_field, own_cards_field, own_deck, whole_card
 from games.base import NC_
+from games.base import EarlyEnd, early_end
 from games import inkblots
 from games.content import deck
 
@@ -539,6 +540,16 @@ def _standings(state: State) -> Standings:
     if state.phase is Phase.SECOND_GUESS:
         rounds.append(_round_score(state))
     return standings(table_of(state), rounds)
+
+
+def ended_early(state: State) -> EarlyEnd:
+    """The standings if the table ends the game now (issue 31): a round counts once its scoring
+    phase is over (it is in the history); a round still hiding, matching, guessing, or waiting for
+    its second guess is dropped, its hidden image and matching unrevealed. The team ahead on points
+    wins (its players are the winners); level teams share the win."""
+    names = {p.seat: p.name for p in state.players}
+    done = standings(table_of(state), [h.score for h in state.history])
+    return early_end(done, len(state.history), lambda team: [names[s] for s in state.members(team)])
 
 
 def _round_score(state: State) -> Score:

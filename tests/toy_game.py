@@ -23,7 +23,7 @@ from games.base import (
     Screens, View,
     GAME_OVER, HOST, N_,
     Action, Actions, Declared, During, GameOptions, Name, Phases, PhotoSlot, Photos, Player, Reason, Score,
-    Standings, Table, envelope, evolve, is_number, ranking, read_model, read_options, require, sum_points,
+    EarlyEnd, Standings, Table, early_end, envelope, evolve, is_number, ranking, read_model, read_options, require, sum_points,
 )
 
 NAME, TITLE = "high-card", "High Card"
@@ -94,6 +94,11 @@ def standings(table: Table, rounds: Sequence[Score]) -> Standings:
 
 def _table(state: State) -> Table:
     return Table(tuple(p.name for p in state.players), state.options)
+
+
+def ended_early(state: State) -> EarlyEnd:
+    """A round counts once revealed (scored); the picks of a round in play are dropped."""
+    return early_end(standings(_table(state), state.history), len(state.history))
 
 
 def _pick(state: State, seat: int, action: Pick, now: float) -> State:

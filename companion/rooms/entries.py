@@ -139,6 +139,14 @@ class End(Entry):
     host_only = True
 
 
+class EndGame(Entry):
+    """The host ends the game early: the standings of the rounds completed so far are final, the
+    round in play is dropped, and the next game can be picked (undone like any host move until then)."""
+
+    type: Literal["end_game"]
+    host_only = True
+
+
 class SetLanguage(Entry):
     """The host chooses the table's language."""
 
@@ -148,8 +156,9 @@ class SetLanguage(Entry):
 
 
 class NextGame(Entry):
-    """The host picks the table's next game (when a game is over, or from the lobby): the same
-    phones stay seated, in the same order, and the finished game joins the night's scoreboard."""
+    """The host picks the table's next game (when a game is over or ended early, or from the lobby):
+    the same phones stay seated, in the same order, and the finished game joins the night's
+    scoreboard; a game played again tonight keeps its last options."""
 
     type: Literal["next_game"]
     game: Annotated[str, Field(strict=True, max_length=40), Say("Pick one of the games on the list.")]
@@ -207,7 +216,7 @@ class Photo(Entry):
 ENTRIES: dict[str, type[Entry]] = {
     model.model_fields["type"].annotation.__args__[0]: model  # type: ignore[union-attr]
     for model in (Create, Join, Request, Rename, Remove, Reorder, SetOptions, Start, Admit, AddPlayer,
-                  Dismiss, Undo, End, SetLanguage, NextGame, SitOut, SeatWithoutPhone, PassTablet, Photo)
+                  Dismiss, Undo, End, EndGame, SetLanguage, NextGame, SitOut, SeatWithoutPhone, PassTablet, Photo)
 }
 # The entries a client may send as actions (the others are the server's own).
 HOST_ACTIONS = frozenset(kind for kind, model in ENTRIES.items() if model.host_only)

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import GAMES
-from games.base import (HOST, MAX_PLAYERS, Player, RuleError, evolve, late_arrival_refusal, normalize_options, photos_of,
-                        require, takes_late_arrivals)
+from games.base import (HOST, MAX_PLAYERS, N_, EarlyEnd, Player, RuleError, evolve, late_arrival_refusal,
+                        normalize_options, photos_of, require, takes_late_arrivals)
 
 from companion.live import cooperative
 from companion.rooms import entries
@@ -25,6 +25,8 @@ from companion.rooms.names import clean_name, same_name
 MAX_REQUESTS = 6  # phones waiting for the host at once: a table replaces a phone or two, not dozens
 MAX_DEPARTED = 32  # phones the room remembers sending away, to tell each why
 ARRIVAL = "arrival"  # the actor of a late arrival in ``Room.moves``: ``{"seat", "name"}``, seated by the engine
+ENDED_EARLY = N_("The host has ended this game: the next one is being picked.")
+ENDED_EARLY_NEWCOMER = N_("This game has ended: add the newcomer once the next game is picked.")
 
 
 
@@ -132,6 +134,9 @@ class Room:
     # seat played from the host screen); ``name``: the seat's (or the request's) name, to tell the phone.
     departed: tuple[tuple[str, str, str], ...] = ()
     ended: bool = False
+    # The game the host ended early (``end_game``): where it stood then, final until the next game
+    # is picked (undo takes it back). None while the game runs, or when it ended by its rules.
+    ended_early: EarlyEnd | None = None
     # The night: tonight's finished games, oldest first (``finished_game``), and the seats that sit
     # the current game out (they keep their phone and their seat for the next one).
     night: tuple[dict, ...] = ()
@@ -251,6 +256,7 @@ def apply_entry(room: Room, body: dict, at: float) -> Room:
             require(actor == HOST, "Only the host can do that.")
         return _HANDLERS[kind](room, entries.read(body), at)
     require(room.started, "The game has not started yet.")
+    require(room.ended_early is None, ENDED_EARLY)
     if "for" in body:
         actor = played_from_the_tablet(room, actor, body["for"])
     require(actor == HOST or any(s.seat == actor for s in room.seats),
@@ -435,6 +441,7 @@ def _add_player(room, entry, at):
     """A waiting phone becomes a new player: at the end of the seating order, where the game's
     ``seat_joins`` takes them (before the start, or back in the lobby, simply a seat)."""
     request = _waiting(room, entry.request)
+    require(room.ended_early is None, ENDED_EARLY_NEWCOMER)
     _check_unique(room, request.name)
     most = room.engine.player_range(room.options)[1]
     require(len(_players(room)) < most and len(room.seats) < MAX_PLAYERS, "This table is full: %(game)s takes at most %(most)s players here.",
@@ -473,6 +480,8 @@ def _replayed(room: Room, moves: Moves) -> object:
 
 def _undo(room, entry, at):
     require(room.started, "There is nothing to undo.")
+    if room.ended_early is not None:
+        return evolve(room, ended_early=None)  # the host's end was the last move: the game goes on
     if not room.moves:
         # Nothing played yet: the start itself is taken back, and the table is in the lobby again.
         # The photos go with it: a new start makes the same slots anew.
@@ -519,6 +528,8 @@ def undo_question(room: Room) -> RuleError | None:
     sentence to say in the page's language; None when there is nothing to undo."""
     if not room.started or room.ended:
         return None
+    if room.ended_early is not None:
+        return RuleError("Undo ending the game? It goes on where it stopped.")
     if not room.moves:
         return RuleError("Undo the start of the game? Everyone goes back to the lobby.")
     assert room.moves.last is not None  # there are moves: the last is one
@@ -537,6 +548,8 @@ def undo_question(room: Room) -> RuleError | None:
 def new_player_refusal(room: Room) -> RuleError | None:
     """Why a waiting phone cannot join as a new player now (the table is full, the game or its
     phase does not take one), or None when it can."""
+    if room.ended_early is not None:
+        return RuleError(ENDED_EARLY_NEWCOMER)
     most = room.engine.player_range(room.options)[1]
     if len(_players(room)) >= most or len(room.seats) >= MAX_PLAYERS:
         return RuleError("This table is full: %(game)s takes at most %(most)s players here.",
@@ -548,6 +561,7 @@ def _photo(room, entry, at):
     """A photo taken (its image stored beside the log): the game's ``photos`` says whether the
     taker may take that slot now (the host screen may take one for a player without a phone,
     ``seat``, as it plays their moves); a new photo replaces the slot's old one."""
+    require(room.ended_early is None, ENDED_EARLY)
     by = entry.by if entry.seat is None else played_from_the_tablet(room, entry.by, entry.seat)
     taker = game_viewer(room, by)  # a seat sitting the game out takes none
     photos = photos_of(room.engine, room.state, taker)
@@ -566,11 +580,20 @@ def finished_game(room: Room) -> dict:
     them (the public view's ``history``), for the export."""
     table = room.engine.view(room.state, None)
     standings = table.get("standings") or {}
+    winners, history = list(table.get("winners", ())), table.get("history", [])
+    points = {p["name"]: p["score"] for p in table["players"]}
+    early = room.ended_early
+    if early is not None:
+        # Ended early: the rounds completed, nothing of the round dropped (its history entry, if
+        # the game lists a round being scored, is left out with it).
+        standings, winners, history = early.standings.as_json(), list(early.winners), history[:early.rounds]
+        points = dict(early.points)
     return {"game": room.game, "title": room.engine.TITLE, "options": room.options,
-            "players": [p["name"] for p in table["players"]], "winners": list(table.get("winners", ())),
+            "players": [p["name"] for p in table["players"]], "winners": winners,
             "places": [{"place": r["place"], "side": r["side"], "total": r["total"]}
                        for r in standings.get("ranking", ())],
-            "tie_break": standings.get("tie_break"), "history": table.get("history", [])}
+            "points": points, "ended_early": early.rounds if early is not None else None,
+            "tie_break": standings.get("tie_break"), "history": history}
 
 
 def _next_game(room, entry, at):
@@ -582,16 +605,18 @@ def _next_game(room, entry, at):
     options = dict(entry.options)
     if "language" in engine.Options.model_fields and "language" not in options:
         options["language"] = room.language
-    # The table's own cards come along to the same game again (the last time it was played
-    # tonight, or this lobby's), unless the action says otherwise.
-    own = {}
-    if "own_cards" in engine.Options.model_fields and "own_cards" not in options:
-        last = room.options if entry.game == room.game else next(
-            (g["options"] for g in reversed(night) if g["game"] == entry.game), {})
-        own = {key: last[key] for key in ("own_cards", "deck") if key in last and key not in options}
+    # A game played again tonight keeps its last options (this lobby's or game's, else the last
+    # time it was played tonight), the table's own cards with them, unless the action says
+    # otherwise; the decks follow the table's language as it is now.
+    last = room.options if entry.game == room.game else next(
+        (g["options"] for g in reversed(night) if g["game"] == entry.game), {})
+    kept = {key: value for key, value in last.items() if key not in options and key != "language"}
+    own = {key: kept.pop(key) for key in ("own_cards", "deck") if key in kept}
     # "Our cards only" may not fit the new game's options (fewer cards than its rounds): then mixed
-    # in, and with the box's physical cards not at all.
-    for carried in ((own, {**own, "deck": "mixed"}) if own else ()):
+    # in, and with the box's physical cards not at all; options that no longer fit the table (a
+    # team of seats now gone) give way to the game's own defaults.
+    tries = [{**kept, **own}, {**kept, **own, "deck": "mixed"}, kept, own, {**own, "deck": "mixed"}] if own else [kept]
+    for carried in tries:
         try:
             options = normalize_options(engine.Options, {**options, **carried})
             break
@@ -621,10 +646,10 @@ def game_viewer(room: Room, viewer):
 
 
 def game_over(room: Room) -> bool:
-    """Whether the room's game has been played to its end: it names its winners (the envelope's
-    contract: none until the end; a game may show its final standings first and still let the
-    table correct them)."""
-    return room.started and bool(room.engine.view(room.state, None)["winners"])
+    """Whether the room's game has come to its end: the host ended it early, or it names its
+    winners (the envelope's contract: none until the end; a game may show its final standings
+    first and still let the table correct them)."""
+    return room.started and (room.ended_early is not None or bool(room.engine.view(room.state, None)["winners"]))
 
 
 def tonight(room: Room, over: bool | None = None) -> tuple[dict, ...]:
@@ -637,17 +662,36 @@ def tonight(room: Room, over: bool | None = None) -> tuple[dict, ...]:
 def night_view(room: Room, over: bool | None = None) -> list[dict]:
     """Tonight's finished games as every screen shows them: the game, its winners and places."""
     return [{"game": g["game"], "title": g["title"], "winners": g["winners"], "places": g["places"],
-             "players": g["players"]} for g in tonight(room, over)]
+             "players": g["players"], "points": g["points"], "ended_early": g["ended_early"]}
+            for g in tonight(room, over)]
+
+
+def _if_ended(room: Room) -> dict:
+    """The standings the host's ``end_game`` would keep now, as the confirmation shows them."""
+    early = room.engine.ended_early(room.state)
+    return {"rounds": early.rounds, "standings": early.standings.as_json(), "winners": list(early.winners)}
 
 
 def _end(room, entry, at):
     return evolve(room, ended=True, requests=())
 
 
+def _end_game(room, entry, at):
+    """The host ends the game early (issue 31): the standings of the rounds completed so far are
+    final (the game's ``ended_early``), the round in play is dropped, and the next game can be
+    picked. The game's state is kept as it was, so undo takes the end back and play goes on."""
+    require(room.started, "The game has not started yet.")
+    if room.ended_early is not None:
+        return room  # a repeated tap: ended already
+    require(not game_over(room), "The game is over already: pick the next game.")
+    return evolve(room, ended_early=room.engine.ended_early(room.state))
+
+
 _HANDLERS = {
     "create": _create, "join": _join, "request": _request, "rename": _rename, "remove": _remove,
     "reorder": _reorder, "options": _options, "start": _start, "admit": _admit,
-    "add_player": _add_player, "dismiss": _dismiss, "undo": _undo, "end": _end, "language": _language,
+    "add_player": _add_player, "dismiss": _dismiss, "undo": _undo, "end": _end, "end_game": _end_game,
+    "language": _language,
     "next_game": _next_game, "sit_out": _sit_out,
     "seat_without_phone": _seat_without_phone, "pass_tablet": _pass_tablet,
     "photo": _photo,
@@ -696,6 +740,13 @@ def view(room: Room, viewer) -> dict:
         # A seat sitting this game out sees what the table sees, and that it rests.
         base.update(engine.view(room.state, game_viewer(room, viewer)))
         base["can_undo"] = not room.ended  # the last move, or with none the start itself
+        early = room.ended_early
+        if early is not None:
+            # Ended early: nobody is awaited or may move, and the standings kept are the game's
+            # final ones (the screens show them and offer the next game).
+            base.update(can=[], waiting_for=[], winners=list(early.winners),
+                        standings=early.standings.as_json())
+        base["ended_early"] = {"rounds": early.rounds} if early is not None else None
         if resting:
             base["you"] = {"seat": viewer, "name": _seat(room, viewer).name, "sitting_out": True}
     else:
@@ -705,7 +756,7 @@ def view(room: Room, viewer) -> dict:
         base.update(phase="lobby", players=[{"seat": s.seat, "name": s.name, "score": 0,
                                              "sitting_out": s.seat in room.sitting_out} for s in room.seats],
                     you=you, can=sorted(HOST_ACTIONS - {"undo"}) if viewer == HOST else [],
-                    waiting_for=[], winners=[])
+                    waiting_for=[], winners=[], ended_early=None)
         base.update(engine.lobby_view(_players(room), room.options))
     # Each player says whether a phone plays the seat (false: the host screen, "pass the tablet").
     base["players"] = [dict(p, phone=p["seat"] not in room.tablet) for p in base["players"]]
@@ -713,7 +764,7 @@ def view(room: Room, viewer) -> dict:
         # A table's own cards are never in a view (games/base.py public_options), whichever part
         # of the view gave the options: the deck they make would tell a phone what others hold.
         base["options"] = {**base["options"], "own_cards": []}
-    base["night"] = night_view(room, over=room.started and bool(base["winners"]))
+    base["night"] = night_view(room, over=room.started and (room.ended_early is not None or bool(base["winners"])))
     if viewer == HOST:
         # Each request with the seat whose name it claims, so the host can tell Ann's new phone
         # from an impostor calling itself Ann (the host still decides which seat to give).
@@ -726,6 +777,8 @@ def view(room: Room, viewer) -> dict:
         if room.started:
             question = undo_question(room)
             base["undo"] = {"sentence": str(question)} if question else None
+            # What ending the game now would keep (the host's confirmation shows it first).
+            base["end_game"] = _if_ended(room) if room.ended_early is None and not base["winners"] else None
         if room.requests:
             # Whether a waiting phone can join as a new player now, and if not why not; where a
             # newcomer sits (the end of the seating order) and what the table does for them.

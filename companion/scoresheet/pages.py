@@ -161,7 +161,9 @@ def new(game):
     context = _new_context(game)
     slots = max(TEAM_SLOTS, context["most"])
     if request.method == "GET":
-        return render_template("score/new.html", names=[""] * slots, chosen={}, teams={}, **context)
+        names, teams, chosen = _players_after(request.args.get("after"), game)
+        return render_template("score/new.html", names=(names + [""] * slots)[:max(slots, len(names))],
+                               chosen=chosen, teams=teams, **context)
     teams, shown = None, {}
     if scoring.teams:
         # Names typed in each team's column; the players are the first team's, then the second's.
@@ -185,6 +187,31 @@ def new(game):
     response = redirect(url_for("helper.sheet", code=code), code=303)
     _set_cookie(response, code, token)
     return response
+
+
+def _players_after(code: str | None, game: str) -> tuple[list[str], dict, dict]:
+    """The players of the sheet ``code`` (the game just played at this table), to fill in the next
+    game's setup: names in seating order, their teams for a game in teams, and the options as the
+    setup form names them when the same game is played again. Nothing when there is no such sheet."""
+    if not code:
+        return [], {}, {}
+    try:
+        before = store().get(code)
+    except NoSuchSheet:
+        return [], {}, {}
+    side, players = sheetlib.scoring(game), list(before.players)
+    chosen = {}
+    if before.game == game:  # again: its options as they were (a player's own choice is typed anew)
+        chosen = {f"o.{key}": value for key, value in before.table.options.model_dump(mode="json").items()
+                  if not isinstance(value, (dict, list))}
+    if not side.teams:
+        return players, {}, chosen
+    known = before.table.teams or {}
+    if set(known.values()) <= set(side.teams) and known:
+        columns = {t: [n for n in players if known[n] == t] for t in side.teams}
+    else:  # no teams yet: every other player around the table, which the table may change
+        columns = {t: players[i::len(side.teams)] for i, t in enumerate(side.teams)}
+    return [], {t: (c + [""] * TEAM_SLOTS)[:max(TEAM_SLOTS, len(c))] for t, c in columns.items()}, chosen
 
 
 def _named_rows(form) -> MultiDict:
@@ -277,6 +304,12 @@ def undo(code):
 @bp.post("/<code>/redo")
 def redo(code):
     return _take_back(code, "redo")
+
+
+@bp.post("/<code>/end")
+def end(code):
+    """The table ends the game early (asked first in the page): the rounds entered are final."""
+    return _take_back(code, "end")
 
 
 @bp.get("/<code>/key/<token>")

@@ -7,7 +7,9 @@ It lives in the same store as the rooms, under a code of its own and the kind ``
   seating order (clockwise), and the hash of the editing tablet's token (never the token);
 - ``{"type": "round", "round": {...}}``: one round as entered, in the game's ``SCORING.Round`` words;
 - ``{"type": "edit", "number": n, "round": {...}}``: round ``n`` corrected;
-- ``{"type": "undo"}`` takes back the last round or correction, ``{"type": "redo"}`` puts it back.
+- ``{"type": "end"}``: the table ends the game early (issue 31): the standings of the rounds entered
+  so far are final, the first place wins (:func:`games.base.early_end`);
+- ``{"type": "undo"}`` takes back the last round, correction or end, ``{"type": "redo"}`` puts it back.
 
 The sheet is the replay of its log, and it is the same for every game: one list of entries. What a
 round is worth, when the game ends, who wins and what the next round starts with all come from the
@@ -32,7 +34,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games import GAMES
-from games.base import N_, RuleError, Score, Standings, Table, read_model, require
+from games.base import N_, RuleError, Score, Standings, Table, early_end, read_model, require
 
 from companion.rooms.names import clean_name, same_name
 from companion.rooms.room import new_token, token_hash
@@ -97,6 +99,7 @@ class Sheet:
     # (what the undo button says, the rounds before the change), the latest last; redo likewise.
     undo: tuple[tuple[str, tuple[Round, ...]], ...] = ()
     redo: tuple[tuple[str, tuple[Round, ...]], ...] = ()
+    ended_early: int | None = None  # the rounds entered when the table ended the game early
 
     @property
     def title(self) -> str:
@@ -142,6 +145,7 @@ def _label(kind: str) -> RuleError:
         "scores": N_("Undo the scores"), "edit-scores": N_("Undo the correction of the scores"),
         "redo-round": N_("Redo round %(number)s"), "redo-edit": N_("Redo the correction of round %(number)s"),
         "redo-scores": N_("Redo the scores"), "redo-edit-scores": N_("Redo the correction of the scores"),
+        "end": N_("Undo ending the game"), "redo-end": N_("Redo ending the game"),
     }
     return RuleError(sentences[what], number=int(number) if number else 0)
 
@@ -161,8 +165,10 @@ def _score(game: str, table: Table, before: Sequence[Round], raw: Any, number: i
     return Round(number, entry.model_dump(mode="json"), score, dict(standing.totals), edited)
 
 
-def _standings(game: str, table: Table, rounds: Sequence[Round]) -> Standings:
-    return scoring(game).standings(table, [r.score for r in rounds])
+def _standings(game: str, table: Table, rounds: Sequence[Round], ended: bool = False) -> Standings:
+    """The standings after ``rounds``; ``ended``: made final, the table having ended the game early."""
+    standing = scoring(game).standings(table, [r.score for r in rounds])
+    return early_end(standing, len(rounds)).standings if ended and not standing.over else standing
 
 
 def _rescore(game: str, table: Table, kept: Sequence[Round], entries: Sequence[tuple[Any, bool]],
@@ -236,22 +242,31 @@ def apply_entry(sheet: Sheet | None, body: Mapping[str, Any], code: str, seq: in
         later = [(r.entry, r.edited) for r in sheet.rounds[number:]]
         rounds = _rescore(game, table, sheet.rounds[:number - 1], [(body.get("round"), True)] + later, number)
         label = "edit-scores" if single else f"edit:{number}"
+    elif kind == "end":
+        if sheet.ended_early is not None:
+            return sheet  # ended already: nothing to record
+        require(not sheet.over, "The game is over already.")
+        return replace(sheet, ended_early=len(sheet.rounds), undo=sheet.undo + (("end", sheet.rounds),), redo=(),
+                       version=seq, standings=_standings(game, table, sheet.rounds, ended=True))
     elif kind == "undo":
         require(bool(sheet.undo), "There is nothing to undo.")
         label, rounds = sheet.undo[-1]
-        return replace(sheet, rounds=rounds, undo=sheet.undo[:-1], version=seq,
+        ended = None if label == "end" else sheet.ended_early
+        return replace(sheet, rounds=rounds, undo=sheet.undo[:-1], version=seq, ended_early=ended,
                        redo=sheet.redo + (("redo-" + label, sheet.rounds),),
-                       standings=_standings(game, table, rounds))
+                       standings=_standings(game, table, rounds, ended is not None))
     elif kind == "redo":
         require(bool(sheet.redo), "There is nothing to redo.")
         label, rounds = sheet.redo[-1]
-        return replace(sheet, rounds=rounds, redo=sheet.redo[:-1], version=seq,
+        ended = len(rounds) if label == "redo-end" else sheet.ended_early
+        return replace(sheet, rounds=rounds, redo=sheet.redo[:-1], version=seq, ended_early=ended,
                        undo=sheet.undo + ((label.removeprefix("redo-"), sheet.rounds),),
-                       standings=_standings(game, table, rounds))
+                       standings=_standings(game, table, rounds, ended is not None))
     else:
         raise RuleError("That is not something a score sheet can do.")
+    # A correction made after the end keeps the game ended, with the corrected standings.
     return replace(sheet, rounds=rounds, undo=sheet.undo + ((label, sheet.rounds),), redo=(), version=seq,
-                   standings=_standings(game, table, rounds))
+                   standings=_standings(game, table, rounds, sheet.ended_early is not None))
 
 
 def replay(code: str, entries) -> Sheet:
@@ -312,6 +327,10 @@ class Sheets:
     def redo(self, code: str, expected_version: int | None = None) -> Sheet:
         return self._record(code, {"type": "redo"}, expected_version)
 
+    def end(self, code: str, expected_version: int | None = None) -> Sheet:
+        """The table ends the game early: the standings of the rounds entered are final."""
+        return self._record(code, {"type": "end"}, expected_version)
+
     def _record(self, code: str, body: dict, expected_version: int | None) -> Sheet:
         code = normal_code(code)
 
@@ -356,6 +375,7 @@ def export(sheet: Sheet) -> dict:
         ],
         "totals": sheet.totals,
         "over": sheet.over,
+        "ended_early": sheet.ended_early,
         "winners": sheet.winners,
         "standings": sheet.standings.as_json() if sheet.standings else None,
     }

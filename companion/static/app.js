@@ -148,7 +148,7 @@
       callbacks: {
         beforeNodeMorphed: function (old, fresh) { keeps(old, fresh); return true; },
         beforeAttributeUpdated: function (name, el) {
-          if (name === "open" && el.tagName === "DETAILS") return false;
+          if (name === "open" && (el.tagName === "DETAILS" || el.tagName === "DIALOG")) return false;  // as the user left it
           return !(kept.has(el) && (name === "value" || name === "checked"));
         }
       }

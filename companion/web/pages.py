@@ -233,7 +233,7 @@ def has_a_move(room, v) -> bool:
     """Whether the phone's own player has a move to make or something to see now (awaited, or
     prompted by the game's declared phases): its page keeps its screen awake (static/app.js)."""
     you = v.get("you")
-    if not you or not room.started or v.get("ended") or room.state is None:
+    if not you or not room.started or v.get("ended") or v.get("ended_early") or room.state is None:
         return False
     return you["seat"] in v.get("waiting_for", ()) or you["seat"] in prompted_seats(room.engine, room.state)
 

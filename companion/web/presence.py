@@ -42,7 +42,7 @@ def table_presence(code):
     if identity.role(room, "host" if request.headers.get("X-Companion-Role") == "host" else None) != HOST:
         raise ApiError(403, gettext("Only the host screen can see which phones are connected."))
     connected, away, gone = rooms().phones(room)
-    waiting = sorted(room.engine.waiting_for(room.state)) if room.started and not room.ended else []
+    waiting = sorted(room.engine.waiting_for(room.state)) if room.started and not room.ended and room.ended_early is None else []
     tablet = getattr(room, "tablet", ())  # the seats played from the host screen (no phone)
     # ``away``: its page said it went; ``gone``: the host screen may take the seat over or skip it.
     response = jsonify(players=[{"seat": s.seat, "connected": s.seat in connected, "away": s.seat in away,
