@@ -129,7 +129,7 @@
   }
 
   // What the user changed on a control and the server did not (a typed word, a ticked box) is theirs:
-  // ``kept`` holds the controls whose value the morph leaves. A <details> stays as the user left it.
+  // ``kept`` holds the controls whose value the morph leaves. A <details> or <dialog> stays as the user left it.
   var kept = new Set();
   function keeps(old, fresh) {
     if (old.nodeType !== 1 || fresh.nodeType !== 1 || old.tagName !== fresh.tagName) return;
@@ -148,7 +148,7 @@
       callbacks: {
         beforeNodeMorphed: function (old, fresh) { keeps(old, fresh); return true; },
         beforeAttributeUpdated: function (name, el) {
-          if (name === "open" && el.tagName === "DETAILS") return false;
+          if (name === "open" && (el.tagName === "DETAILS" || el.tagName === "DIALOG")) return false;
           return !(kept.has(el) && (name === "value" || name === "checked"));
         }
       }
