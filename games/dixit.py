@@ -501,6 +501,11 @@ def _colliding(state: State) -> set[int]:
     return {seat for seats in holders.values() if len(seats) > 1 for seat in seats}
 
 
+def _arrived_after(state: State, seat: int) -> bool:
+    """Whether ``seat`` joined after the round being revealed was played (reading 10)."""
+    return state.phase is Phase.REVEALED and all(s != seat for s, _ in state.history[-1].points)
+
+
 def _void(state: State) -> set[int]:
     """The seats whose vote lies on the place they now claim: a claim moved onto one's own vote."""
     claims = dict(state.claims)
@@ -654,6 +659,9 @@ def view(state: State, viewer: Any) -> View:
             # their phone asks them to vote again; nobody else is told (reading 8).
             "vote_void": seat in _void(state),
             "confirmed": seat in state.confirmed,
+            # A late arrival sees the reveal of a round they never played (reading 10): the round
+            # they play from, so their phone welcomes them instead of scoring them.
+            "plays_from": state.round + 1 if _arrived_after(state, seat) else None,
         }
     return seen_by(once(state, "table_view", lambda: _table_view(state)), state.players, viewer, you,
                    PHASES.can(state, viewer))
@@ -749,7 +757,12 @@ def _reveal_view(state: State, name: Mapping[int, str]) -> dict:
     votes = dict(state.votes)
     storyteller_card = dict(state.claims)[state.storyteller][0]
     score = state.history[-1].score
+    played = [seat for seat, _ in state.history[-1].points]
     return {
+        # Who played the round revealed, and its cards: a late arrival (reading 10) is in neither,
+        # so the reveal stays as the round was (no column for them, no "+0").
+        "players": [name[seat] for seat in played],
+        "cards_on_table": cards_on_table(len(played)),
         "storyteller_position": storyteller_card,
         "positions": [
             {"position": position, "seat": owner[position], "name": name[owner[position]],

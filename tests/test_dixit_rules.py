@@ -970,7 +970,7 @@ def test_a_player_sees_their_own_claim_and_vote():
     state = after_two_votes()
     assert dixit.view(state, BOB)["you"] == {
         "seat": BOB, "name": "Bob", "is_storyteller": False, "cards_played": 1,
-        "claim": 2, "vote": 3, "vote_void": False, "confirmed": False,
+        "claim": 2, "vote": 3, "vote_void": False, "confirmed": False, "plays_from": None,
     }
     assert dixit.view(state, ANN)["you"]["is_storyteller"] is True
     assert dixit.view(state, ANN)["you"]["vote"] is None

@@ -6,10 +6,12 @@ her card lies at 2, Ben's at 1, Cat's at 3, Dan's at 4. Set SCREENSHOTS=dir to k
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import Shots, open_table
+from tests.browser import PHONE, Shots, open_table
 
 pytestmark = pytest.mark.browser
 
@@ -107,3 +109,49 @@ def test_a_clash_is_confirmed_and_moved_with_feedback_and_the_host_goes_back_to_
     expect(dialog).to_be_hidden()
     expect(host.locator(".dx-who .p.done")).to_have_count(0)
     expect(phones["Ann"].locator(".dx-said")).to_have_count(0)  # her place is asked again
+
+
+def columns(host) -> int:
+    """How many columns the host's grid of places lays out."""
+    return host.locator(".dx-slots").evaluate("el => getComputedStyle(el).gridTemplateColumns.split(' ').length")
+
+
+def test_a_late_arrival_during_the_reveal_is_welcomed_and_the_reveal_stays_as_it_was(server, browser):
+    """Eve joins while round 1's reveal is on the host screen: her phone welcomes her (she plays
+    from round 2 and takes 6 cards), shows no score of a round she never played, and the host's
+    reveal keeps its four columns with no "+0" for her."""
+    shot = Shots()
+    host, phones = start(browser, server)
+    claim_all(phones, {"Ann": 2, "Ben": 1, "Cat": 3, "Dan": 4})
+    for name, position in {"Ben": 2, "Cat": 2, "Dan": 1}.items():
+        phones[name].wait_for_selector("text=Which card is Ann's?")
+        tap(phones[name], ".pad >> nth=0", position)
+    host.wait_for_selector("text=The reveal")
+    assert columns(host) == 4
+    before = host.locator(".dx-slots").inner_text()
+
+    code = re.search(r"/host/([^/?#]+)", host.url).group(1)  # type: ignore[union-attr]
+    eve = browser.new_context(**PHONE).new_page()
+    eve.goto(f"{server.url}/j/{code}")
+    eve.fill("#name", "Eve")
+    eve.get_by_role("button", name="Ask the host to let me in").click()
+    add = host.get_by_role("button", name="Add as a new player")
+    add.click()
+    asked = host.locator("dialog.ask[open]")
+    if asked.count():  # the host's question in the page (issue 31's convention), if it asks there
+        asked.locator("[data-action]").last.click()
+    host.wait_for_selector(".dx-rank >> text=Eve")
+
+    eve.wait_for_selector("text=Welcome, Eve!")
+    expect(eve.locator(".dx-welcome-note")).to_have_text(
+        "You play from the next round (round 2). Take 6 cards from the pile: your hand.")
+    expect(eve.locator("text=you scored")).to_have_count(0)
+    expect(eve.locator("text=This round you scored")).to_have_count(0)
+    shot(eve, "phone-dixit-late-arrival-welcome")
+
+    assert columns(host) == 4  # the round of four keeps its four places
+    assert host.locator(".dx-slots").inner_text() == before
+    eve_row = host.locator(".dx-rank li", has_text="Eve")
+    expect(eve_row.locator(".gain")).to_have_count(0)  # no "+0" for a round she never played
+    expect(host.locator(".controls")).to_contain_text("Eve plays from the next round.")
+    shot(host, "host-dixit-reveal-after-late-arrival")
