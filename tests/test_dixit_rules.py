@@ -641,6 +641,24 @@ def test_a_claim_may_change_while_the_others_vote_and_nobody_is_told():
         assert dixit.view(moved, viewer) == dixit.view(start, viewer)
 
 
+@pytest.mark.parametrize("position", [1, 2, 3, 4, 5])
+def test_the_answer_to_a_claim_moved_while_voting_is_the_same_wherever_the_others_lie(position):
+    """What Cid is answered when he moves his claim, and what everyone else then sees, does not
+    depend on where Ann's card lies or on Bob's vote: only on Cid's own claim and vote."""
+    outcomes = []
+    for anns, bobs_vote in ((1, 1), (2, 2), (4, 4)):
+        start = claim_all(new_game(4), {ANN: anns, BOB: 3, CID: 2, DEE: 3})
+        start = act(act(start, BOB, "vote", position=bobs_vote), CID, "vote", position=4)
+        try:
+            after = claim(start, CID, position)
+        except RuleError as refused:
+            outcomes.append(("refused", str(refused)))
+        else:
+            outcomes.append(("claimed", dixit.view(after, CID)["you"],
+                             [dixit.view(after, v)["waiting_for"] for v in (HOST, TABLE, BOB)]))
+    assert all(outcome == outcomes[0] for outcome in outcomes)
+
+
 def test_the_ballot_follows_the_claim():
     state = claim(voting_game(), BOB, 3)  # Bob said 2, then sees that his card lies at 3
     with pytest.raises(RuleError, match="You can't vote for your own card."):

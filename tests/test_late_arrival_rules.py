@@ -266,6 +266,16 @@ def test_doodles_a_late_arrival_is_revealed_last_and_scores_from_the_round_they_
                       for name in ("Ann", "Bob", "Cid", "Dee")}
 
 
+def test_doodles_a_late_arrival_is_welcomed_in_the_round_they_join_only():
+    """Issue 31: the phone of a newcomer says they play from this round (their first)."""
+    state = doodles_to_scores(doodles.setup(seated(3), {"rounds": 3}, 1))
+    state = doodles.seat_joins(doodles.apply(state, HOST, {"type": "next_round"}, 10.0), newcomer(state))
+    assert doodles.view(state, 4)["you"]["new"] is True
+    assert doodles.view(state, 1)["you"]["new"] is False
+    state = doodles.apply(doodles_to_scores(state, now=20.0), HOST, {"type": "next_round"}, 30.0)
+    assert doodles.view(state, 4)["you"]["new"] is False
+
+
 def test_doodles_the_seat_limit_holds_for_late_arrivals():
     state = doodles.setup(seated(7), {}, 1)
     with pytest.raises(RuleError, match="at most 7 players"):
