@@ -51,7 +51,7 @@ def test_a_player_who_tapped_the_storytellers_place_fixes_it_on_the_ballot(serve
     expect(ballot.get_by_role("button", name="2 yours")).to_be_disabled()  # his slip, as he sees it
     ben.get_by_text("Your card: 2. Not there?").click()
     shot(ben, "phone-dixit-ballot-move-claim")
-    tap(ben, ".dx-move .pad", 1)
+    tap(ben, ".dx-move .dx-pad", 1)
     expect(ballot.get_by_role("button", name="1 yours")).to_be_disabled()  # the ballot follows
     expect(ballot.get_by_role("button", name="2", exact=True)).to_be_enabled()
     tap(ben, ".pad >> nth=0", 2)
