@@ -694,6 +694,16 @@ def test_a_claim_moved_onto_ones_own_vote_voids_it_and_only_that_phone_is_told()
     assert dixit.view(moved, TABLE)["voted"] == [BOB]
 
 
+def test_with_three_players_a_claim_moved_onto_either_card_voids_the_vote_on_it():
+    state = claim_all(new_game(3), {ANN: 5, BOB: [1, 2], CID: [3, 4]})
+    state = claim(act(state, BOB, "vote", position=3), BOB, [3, 1])
+    assert dixit.view(state, BOB)["you"]["vote_void"] is True
+    with pytest.raises(RuleError, match="You can't vote for your own card."):
+        act(state, BOB, "vote", position=1)
+    state = act(state, BOB, "vote", position=5)
+    assert dixit.view(state, BOB)["you"]["vote_void"] is False
+
+
 def test_a_void_vote_cast_again_counts():
     """Bob voted 3, then saw his card lies at 3 (and Cid his at 2): Bob votes again."""
     state = act(claim(act(voting_game(), BOB, "vote", position=3), BOB, 3), BOB, "vote", position=1)
