@@ -42,15 +42,23 @@ Readings chosen where the rulebook leaves room:
    hands of 7, each player other than the storyteller lays two cards (5 on the table), claims both
    positions, may vote for neither, and scores the votes on both; 7 or 8 players hold 6 cards and
    lay one each. Each player votes once in every case.
-8. A claim may be changed until every claim is in (then voting opens by itself); a vote may be
-   changed until the last vote arrives (then the reveal happens by itself). Claims never collide
-   while they are secret: two seats may claim one position, and nobody is told, because any
-   answer that depended on another seat's claim ("position 3 is taken") would let a player find
-   the storyteller's card by tapping each position in turn. Two claims of one position are shown
+8. A claim may be changed until the reveal, and so may a vote (the reveal happens by itself when
+   the last vote arrives; issue 31: a player who tapped the wrong place fixes it on the ballot).
+   Claims never collide while they are secret: two seats may claim one position, and nobody is
+   told, because any answer that depended on another seat's claim ("position 3 is taken") would let
+   a player find the storyteller's card by tapping each position in turn. "Nobody votes for their
+   own card" is checked against the voter's own claim; a claim moved onto the place that seat voted
+   for voids that vote, which its phone says at once ("vote again"): nobody else is told, so the
+   seat still counts as having voted (a vote taken back in view of the table would tell it where
+   that seat now says its card lies). Two claims of one position, or a vote still void, are shown
    when the last vote is in, when every card is public anyway (phase ``settling``): the seats
-   involved look at the table again and claim once more (a claim may not fall on the position
-   that seat voted for, which is not their card), and the round is scored when no two claims
-   share a position. "Nobody votes for their own card" is checked against the voter's own claim.
+   involved look at the table again and either confirm their place (a confirmation the table sees)
+   or claim another, never the position they voted for (votes are public now: a vote cast again
+   after seeing them all would be a sure find); the round is scored when no two claims share a
+   position and no vote lies on its voter's own card. Two seats that both confirm one place are
+   told so and talk it over. The host may take the round back to placing the cards at any time
+   before the reveal (``back_to_placing``): every claim, vote and confirmation of the round is
+   wiped, the storyteller stays, and the photo may be taken again.
 9. Secrecy: before the reveal the host, the table and the other seats learn only that a seat has
    claimed or voted, never which position; so views never list the free positions either.
 10. Late arrivals (``seat_joins``; the rulebook is silent): a new player joins between rounds only,
@@ -197,6 +205,15 @@ class SetStoryteller(Action):
     undone = N_("Undo the change of storyteller?")
 
 
+class BackToPlacing(Action):
+    """Before the reveal: the round goes back to the claims, every claim and vote wiped."""
+
+    type: Literal["back_to_placing"]
+    by = "host"
+    not_yours = N_("Only the host can take the table back to placing the cards.")
+    undone = N_("Undo going back to placing the cards?")
+
+
 @dataclass(frozen=True)
 class RoundResult:
     """A scored round: who told the story, what each seat scored (in seating order), and why."""
@@ -220,6 +237,8 @@ class State:
     storyteller: int
     claims: tuple[tuple[int, tuple[int, ...]], ...] = ()
     votes: tuple[tuple[int, int], ...] = ()
+    # The seats that confirmed, in ``settling``, that their clashing place is theirs (sorted).
+    confirmed: tuple[int, ...] = ()
     history: tuple[RoundResult, ...] = ()
     # The standings after ``history``, made when it changes (every view of every viewer reads them).
     standing: Standings | None = None
@@ -423,21 +442,35 @@ def _claim(state: State, seat: int, action: Claim, now: float) -> State:
     positions = tuple(sorted(_on_table(value, table) for value in raw))
     require(len(set(positions)) == len(positions), "Your two cards can't lie at the same position.")
     claims = dict(state.claims)
+    if state.phase is Phase.SETTLING:
+        return _settle(state, seat, positions)
     if claims.get(seat) == positions:
         return state
-    if state.phase is Phase.SETTLING:
-        # Everything is public now: only the seats whose claims collide claim again.
-        require(seat in _colliding(state), "Your card's position is settled: the others are checking theirs.")
-        require(dict(state.votes).get(seat) not in positions,
-                "You voted for the card at %(position)s, so it can't be yours: look again.",
-                position=dict(state.votes).get(seat))
     claims[seat] = positions
     state = evolve(state, claims=tuple(sorted(claims.items())))
-    if state.phase is Phase.SETTLING:
-        return _reveal(state) if not _colliding(state) else state
-    if len(claims) == count:
+    if state.phase is Phase.CLAIMING and len(claims) == count:
         state = evolve(state, phase=Phase.VOTING)
     return state
+
+
+def _settle(state: State, seat: int, positions: tuple[int, ...]) -> State:
+    """A claim once every card is public: the seats of a clash (or of a vote on their own card)
+    confirm their place (the same claim again) or name another, never the one they voted for."""
+    require(seat in _unsettled(state), "Your card's position is settled: the others are checking theirs.")
+    vote = dict(state.votes).get(seat)
+    require(vote not in positions,
+            "You voted for the card at %(position)s, so it can't be yours: look again. If it really is "
+            "yours, you voted for your own card: the host can take the table back to placing the cards.",
+            position=vote)
+    if dict(state.claims)[seat] == positions:
+        if seat in state.confirmed:
+            return state
+        # Re-tapping one's place is a confirmation the table sees (issue 31: it gave no feedback).
+        return evolve(state, confirmed=tuple(sorted((*state.confirmed, seat))))
+    # Another place: the clash changes, so every confirmation is asked again.
+    claims = {**dict(state.claims), seat: positions}
+    state = evolve(state, claims=tuple(sorted(claims.items())), confirmed=())
+    return state if _unsettled(state) else _reveal(state)
 
 
 def _vote(state: State, seat: int, action: Vote, now: float) -> State:
@@ -450,7 +483,7 @@ def _vote(state: State, seat: int, action: Vote, now: float) -> State:
     votes[seat] = position
     state = evolve(state, votes=tuple(sorted(votes.items())))
     if len(votes) == len(state.players) - 1:
-        return _reveal(state) if not _colliding(state) else evolve(state, phase=Phase.SETTLING)
+        return _reveal(state) if not _unsettled(state) else evolve(state, phase=Phase.SETTLING)
     return state
 
 
@@ -467,6 +500,36 @@ def _colliding(state: State) -> set[int]:
         for position in positions:
             holders.setdefault(position, []).append(seat)
     return {seat for seats in holders.values() if len(seats) > 1 for seat in seats}
+
+
+def _arrived_after(state: State, seat: int) -> bool:
+    """Whether ``seat`` joined after the round being revealed was played (reading 10)."""
+    return state.phase is Phase.REVEALED and all(s != seat for s, _ in state.history[-1].points)
+
+
+def _void(state: State) -> set[int]:
+    """The seats whose vote lies on the place they now claim: a claim moved onto one's own vote."""
+    claims = dict(state.claims)
+    return {seat for seat, position in state.votes if position in claims.get(seat, ())}
+
+
+def _unsettled(state: State) -> set[int]:
+    """The seats a settling waits on: those of a clash, and those whose vote lies on their own card."""
+    return _colliding(state) | _void(state)
+
+
+def _to_settle(state: State) -> list[int]:
+    """The seats still to confirm or move, in seating order; all of the clash again when each of
+    them has confirmed one place (they must talk it over: one of them is wrong)."""
+    unsettled = _unsettled(state)
+    left = [p.seat for p in state.players if p.seat in unsettled and p.seat not in state.confirmed]
+    return left or [p.seat for p in state.players if p.seat in unsettled]
+
+
+def _back_to_placing(state: State, host: Any, action: BackToPlacing, now: float) -> State:
+    if state.phase is Phase.CLAIMING and not state.claims:
+        return state
+    return evolve(state, phase=Phase.CLAIMING, claims=(), votes=(), confirmed=())
 
 
 def table_of(state: State) -> Table:
@@ -507,7 +570,7 @@ def ended_early(state: State) -> EarlyEnd:
 def _next_round(state: State, actor: Any, action: NextRound, now: float) -> State:
     following = next_storyteller([p.seat for p in state.players], state.storyteller)
     return evolve(state, phase=Phase.CLAIMING, round=state.round + 1, storyteller=following,
-                  claims=(), votes=())
+                  claims=(), votes=(), confirmed=())
 
 
 def _set_storyteller(state: State, actor: Any, action: SetStoryteller, now: float) -> State:
@@ -538,28 +601,29 @@ VOTES_REVEALED = N_("The votes of this round are already revealed.")
 STORYTELLER_NEXT = N_("Start the next round before choosing its storyteller.")
 
 # The round: everyone claims (the host may change the storyteller until the first claim), then all
-# but the storyteller vote; two claims on one position are settled by their seats; the reveal.
+# but the storyteller vote, and anyone may move their claim until the reveal; two claims on one
+# position (or a vote on its voter's own card) are settled by their seats; the reveal. Until the
+# reveal the host may take the table back to placing the cards.
 PHASES = Phases(Phase, {
     Phase.CLAIMING: During(
-        moves=(Claim, SetStoryteller), awaits=_to_claim,
-        offered=lambda state: (Claim,) if state.claims else (Claim, SetStoryteller),
+        moves=(Claim, SetStoryteller, BackToPlacing), awaits=_to_claim,
+        offered=lambda state: (Claim, BackToPlacing) if state.claims else (Claim, SetStoryteller),
         refusals={Vote: N_("Wait until everyone has said where their card is."), NextRound: NOT_ALL_IN}),
     Phase.VOTING: During(
-        moves=(Vote,), seats={Vote: _voters}, awaits=_to_vote,
+        moves=(Vote, Claim, BackToPlacing), seats={Vote: _voters}, awaits=_to_vote,
         repeats={SetStoryteller: lambda state, host, action: action.seat == state.storyteller},
-        refusals={Claim: N_("Everyone has already said where their card is: it is time to vote."),
-                  NextRound: NOT_ALL_IN, SetStoryteller: STORYTELLER_KEPT}),
+        refusals={NextRound: NOT_ALL_IN, SetStoryteller: STORYTELLER_KEPT}),
     Phase.SETTLING: During(
-        moves=(Claim,), seats={Claim: lambda state: _colliding(state)}, awaits=lambda state: _colliding(state),
+        moves=(Claim, BackToPlacing), seats={Claim: _unsettled}, awaits=_to_settle,
         refusals={Vote: VOTES_REVEALED, NextRound: NOT_ALL_IN, SetStoryteller: STORYTELLER_NEXT}),
     Phase.REVEALED: During(
         moves=(NextRound,),
         refusals={Claim: N_("This round is over: wait for the next one."), Vote: VOTES_REVEALED,
-                  SetStoryteller: STORYTELLER_NEXT}),
+                  SetStoryteller: STORYTELLER_NEXT, BackToPlacing: VOTES_REVEALED}),
     Phase.OVER: During(refusal=GAME_OVER),
 })
-ACTIONS = Actions(TITLE, {Claim: _claim, Vote: _vote, NextRound: _next_round, SetStoryteller: _set_storyteller},
-                  PHASES)
+ACTIONS = Actions(TITLE, {Claim: _claim, Vote: _vote, NextRound: _next_round, SetStoryteller: _set_storyteller,
+                          BackToPlacing: _back_to_placing}, PHASES)
 
 LATE_ARRIVAL = N_("Between rounds: the new player sits between the last seat and the first, is dealt a "
                   "full hand and starts at 0 points; everyone refills to the hand this screen shows.")
@@ -600,6 +664,13 @@ def view(state: State, viewer: Any) -> View:
             "cards_played": cards_played(len(state.players), seat == state.storyteller),
             "claim": None if claim is None else claim[0] if len(claim) == 1 else list(claim),
             "vote": dict(state.votes).get(seat),
+            # Their own vote now lies on the place they claim (they moved their claim onto it):
+            # their phone asks them to vote again; nobody else is told (reading 8).
+            "vote_void": seat in _void(state),
+            "confirmed": seat in state.confirmed,
+            # A late arrival sees the reveal of a round they never played (reading 10): the round
+            # they play from, so their phone welcomes them instead of scoring them.
+            "plays_from": state.round + 1 if _arrived_after(state, seat) else None,
         }
     return seen_by(once(state, "table_view", lambda: _table_view(state)), state.players, viewer, you,
                    PHASES.can(state, viewer))
@@ -682,6 +753,11 @@ def _settling_view(state: State, name: Mapping[int, str]) -> dict:
             for position in range(1, cards_on_table(len(state.players)) + 1)
         ],
         "colliding": [name[s] for s in sorted(_colliding(state), key=[p.seat for p in state.players].index)],
+        # Whose vote lies on their own card, who confirmed their place, and whether each seat of
+        # the clash has confirmed (then one of them is wrong: they talk it over).
+        "own_votes": [p.name for p in state.players if p.seat in _void(state)],
+        "confirmed": [p.name for p in state.players if p.seat in state.confirmed],
+        "deadlock": set(_unsettled(state)) <= set(state.confirmed),
     }
 
 
@@ -690,7 +766,12 @@ def _reveal_view(state: State, name: Mapping[int, str]) -> dict:
     votes = dict(state.votes)
     storyteller_card = dict(state.claims)[state.storyteller][0]
     score = state.history[-1].score
+    played = [seat for seat, _ in state.history[-1].points]
     return {
+        # Who played the round revealed, and its cards: a late arrival (reading 10) is in neither,
+        # so the reveal stays as the round was (no column for them, no "+0").
+        "players": [name[seat] for seat in played],
+        "cards_on_table": cards_on_table(len(played)),
         "storyteller_position": storyteller_card,
         "positions": [
             {"position": position, "seat": owner[position], "name": name[owner[position]],
@@ -723,17 +804,33 @@ def lobby_view(players: Sequence[Player], options: Any) -> dict:
 def legal_actions(state: State, now: float = 0.0) -> list[tuple[int | str, dict]]:
     """Every move that changes the state (claims, votes, the host's moves), for random play."""
     return PHASES.legal(state, now, {Claim: _claims, Vote: _votes, NextRound: lambda state, host, now: [{}],
+                                     BackToPlacing: _back_samples,
                                      SetStoryteller: lambda state, host, now: [
                                          {"seat": p.seat} for p in state.players if p.seat != state.storyteller]})
 
 
 def _claims(state: State, seat: int, now: float) -> list[dict]:
-    """The claims ``seat`` may make that change its own (not where it voted, when settling)."""
+    """The claims ``seat`` may make that change its own (not where it voted, when settling; its
+    place again, to confirm it); while the others vote, one of them (a random game would otherwise
+    spend its moves on them)."""
     count = len(state.players)
     mine, vote = dict(state.claims).get(seat), dict(state.votes).get(seat)
-    free = [k for k in range(1, cards_on_table(count) + 1) if k != vote]
+    settling = state.phase is Phase.SETTLING
+    free = [k for k in range(1, cards_on_table(count) + 1) if not settling or k != vote]
+    claims = [positions for positions in combinations(free, cards_played(count, seat == state.storyteller))
+              if positions != mine or settling and seat not in state.confirmed]
+    if state.phase is Phase.VOTING:
+        claims = claims[:1]
     return [{"position": positions[0]} if len(positions) == 1 else {"positions": list(positions)}
-            for positions in combinations(free, cards_played(count, seat == state.storyteller)) if positions != mine]
+            for positions in claims]
+
+
+def _back_samples(state: State, host: Any, now: float) -> list[dict]:
+    """Back to placing the cards, for random play only where the round cannot go on otherwise
+    (a settling whose seats all confirmed one place): anywhere else a random game would keep
+    starting its rounds over."""
+    deadlock = state.phase is Phase.SETTLING and _unsettled(state) <= set(state.confirmed)
+    return [{}] if deadlock else []
 
 
 def _votes(state: State, seat: int, now: float) -> list[dict]:

@@ -1194,6 +1194,8 @@ def view(state: State, viewer: Any) -> View:
             "doodle": rnd.doodle(me) if state.options.doodle_on_phone else None,
             "breakdown": _breakdown(rnd, current, my_name),
             "round_points": current.points.get(my_name, 0),
+            # A late arrival (reading 8) in the first round they play: their phone welcomes them.
+            "new": bool(state.history) and all(me not in dict(r.subject_tokens) for r in state.history),
         }
     over = phase is Phase.OVER
     if over:

@@ -213,12 +213,15 @@ NOW = 1_000_000.0
 
 def check_secrecy(engine: Engine, state: Any, moves: list, players: list[Player], rng: random.Random,
                   now: float) -> None:
-    """Two secret moves of one seat: the same for everyone else until the reveal, answers included."""
+    """Two secret moves of one kind by one seat: the same for everyone else until the reveal,
+    answers included. (Whether a seat has made a move of a kind is public, "voted ✓"; what it
+    chose is not: Dixit's claim, which may move while the others vote, against a vote would
+    compare the first.)"""
     secret: dict[Any, list[dict]] = {}
     for actor, action in moves:
         if actor != HOST and engine.ACTIONS.models[action["type"]].secret:
-            secret.setdefault(actor, []).append(action)
-    for seat, actions in secret.items():
+            secret.setdefault((actor, action["type"]), []).append(action)
+    for (seat, _), actions in secret.items():
         if len(actions) < 2:
             continue
         one, other = rng.sample(actions, 2)

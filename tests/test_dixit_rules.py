@@ -630,10 +630,146 @@ def test_a_claim_outside_the_table_says_how_the_cards_are_numbered():
     assert str(refused.value) == "There is no position 5: the cards are numbered 1 to 4 from the left."
 
 
-def test_claims_close_when_voting_opens():
-    state = claim_all(new_game(4), usual_claims(new_game(4)))
-    with pytest.raises(RuleError, match="it is time to vote"):
+# --- a slip fixed by the one who made it (issue 31) ------------------------------------------
+
+
+def test_a_claim_may_change_while_the_others_vote_and_nobody_is_told():
+    start = act(voting_game(), CID, "vote", position=1)  # Ann 1, Bob 2, Cid 3, Dee 4
+    moved = claim(start, BOB, 4)  # now Bob and Dee both say 4: nobody is told
+    assert dixit.view(moved, BOB)["you"]["claim"] == 4 and dixit.view(moved, BOB)["phase"] == "voting"
+    for viewer in (ANN, CID, DEE, HOST, TABLE):
+        assert dixit.view(moved, viewer) == dixit.view(start, viewer)
+
+
+@pytest.mark.parametrize("position", [1, 2, 3, 4, 5])
+def test_the_answer_to_a_claim_moved_while_voting_is_the_same_wherever_the_others_lie(position):
+    """What Cid is answered when he moves his claim, and what everyone else then sees, does not
+    depend on where Ann's card lies or on Bob's vote: only on Cid's own claim and vote."""
+    outcomes = []
+    for anns, bobs_vote in ((1, 1), (2, 2), (4, 4)):
+        start = claim_all(new_game(4), {ANN: anns, BOB: 3, CID: 2, DEE: 3})
+        start = act(act(start, BOB, "vote", position=bobs_vote), CID, "vote", position=4)
+        try:
+            after = claim(start, CID, position)
+        except RuleError as refused:
+            outcomes.append(("refused", str(refused)))
+        else:
+            outcomes.append(("claimed", dixit.view(after, CID)["you"],
+                             [dixit.view(after, v)["waiting_for"] for v in (HOST, TABLE, BOB)]))
+    assert all(outcome == outcomes[0] for outcome in outcomes)
+
+
+def test_the_ballot_follows_the_claim():
+    state = claim(voting_game(), BOB, 3)  # Bob said 2, then sees that his card lies at 3
+    with pytest.raises(RuleError, match="You can't vote for your own card."):
+        act(state, BOB, "vote", position=3)
+    state = act(state, BOB, "vote", position=2)
+    assert dixit.view(state, BOB)["you"]["vote"] == 2
+
+
+def test_the_stumble_as_reported_a_claim_on_the_storytellers_place_is_fixed_on_the_ballot():
+    """Bob taps Ann's place (1) by mistake; his ballot says 1 is his, so he moves his claim to 2,
+    where his card lies, and votes for 1. The round is scored rightly, the host untouched."""
+    state = claim_all(new_game(4), {ANN: 1, BOB: 1, CID: 3, DEE: 4})
+    assert dixit.view(state, TABLE)["phase"] == "voting"
+    with pytest.raises(RuleError, match="You can't vote for your own card."):
+        act(state, BOB, "vote", position=1)
+    state = act(claim(state, BOB, 2), BOB, "vote", position=1)
+    state = vote_all(state, {CID: 1, DEE: 2})
+    table = dixit.view(state, TABLE)
+    assert table["phase"] == "revealed"
+    assert table["reveal"]["points"] == {"Ann": 3, "Bob": 3 + 1, "Cid": 3, "Dee": 0}
+
+
+def test_a_claim_moved_onto_ones_own_vote_voids_it_and_only_that_phone_is_told():
+    voted = act(voting_game(), BOB, "vote", position=3)
+    moved = claim(voted, BOB, 3)
+    you = dixit.view(moved, BOB)["you"]
+    assert (you["claim"], you["vote"], you["vote_void"]) == (3, 3, True)
+    assert dixit.view(voted, BOB)["you"]["vote_void"] is False
+    # Anyone else sees Bob as having voted, as before: a vote taken back in view of the table
+    # would tell it that Bob's card lies where he had voted.
+    for viewer in (ANN, CID, DEE, HOST, TABLE):
+        assert dixit.view(moved, viewer) == dixit.view(voted, viewer)
+    assert dixit.view(moved, TABLE)["voted"] == [BOB]
+
+
+def test_with_three_players_a_claim_moved_onto_either_card_voids_the_vote_on_it():
+    state = claim_all(new_game(3), {ANN: 5, BOB: [1, 2], CID: [3, 4]})
+    state = claim(act(state, BOB, "vote", position=3), BOB, [3, 1])
+    assert dixit.view(state, BOB)["you"]["vote_void"] is True
+    with pytest.raises(RuleError, match="You can't vote for your own card."):
+        act(state, BOB, "vote", position=1)
+    state = act(state, BOB, "vote", position=5)
+    assert dixit.view(state, BOB)["you"]["vote_void"] is False
+
+
+def test_a_void_vote_cast_again_counts():
+    """Bob voted 3, then saw his card lies at 3 (and Cid his at 2): Bob votes again."""
+    state = act(claim(act(voting_game(), BOB, "vote", position=3), BOB, 3), BOB, "vote", position=1)
+    assert dixit.view(state, BOB)["you"]["vote_void"] is False
+    state = vote_all(claim(state, CID, 2), {CID: 1, DEE: 1})
+    assert dixit.view(state, TABLE)["reveal"]["points"] == {"Ann": 0, "Bob": 2, "Cid": 2, "Dee": 2}
+
+
+def test_a_vote_left_void_when_the_votes_are_in_is_settled_by_a_claim_elsewhere():
+    """Bob voted 3, then moved his claim onto 3 by a slip and did not vote again: once the votes
+    are public he says where his card lies (not where he voted); his vote stays as cast."""
+    state = claim(act(voting_game(), BOB, "vote", position=3), BOB, 3)
+    state = vote_all(state, {CID: 1, DEE: 1})
+    table = dixit.view(state, TABLE)
+    assert table["phase"] == "settling" and table["waiting_for"] == [BOB, CID]
+    assert table["settling"]["own_votes"] == ["Bob"] and table["settling"]["colliding"] == ["Bob", "Cid"]
+    with pytest.raises(RuleError, match="You voted for the card at 3, so it can't be yours"):
         claim(state, BOB, 3)
+    with pytest.raises(RuleError, match="already revealed"):
+        act(state, BOB, "vote", position=1)
+    state = claim(state, BOB, 2)
+    assert dixit.view(state, TABLE)["reveal"]["points"] == {"Ann": 3, "Bob": 0, "Cid": 3 + 1, "Dee": 3}
+
+
+def test_a_player_of_a_clash_confirms_their_place_and_the_table_sees_it():
+    state = claim(collided(), BOB, 2)  # Bob taps his place again: it is his
+    table = dixit.view(state, TABLE)
+    assert table["phase"] == "settling" and table["waiting_for"] == [CID]
+    assert table["settling"]["confirmed"] == ["Bob"] and table["settling"]["deadlock"] is False
+    assert dixit.view(state, BOB)["you"]["confirmed"] is True
+    assert claim(state, BOB, 2) == state  # a second confirmation changes nothing
+    state = claim(state, CID, 3)
+    assert dixit.view(state, TABLE)["phase"] == "revealed"
+
+
+def test_two_seats_confirming_one_place_are_both_asked_again():
+    state = claim(claim(collided(), BOB, 2), CID, 2)
+    table = dixit.view(state, TABLE)
+    assert table["phase"] == "settling" and table["settling"]["deadlock"] is True
+    assert table["waiting_for"] == [BOB, CID]  # one of them is wrong: they talk it over
+    assert dixit.view(state, CID)["can"] == ["claim"]
+    state = claim(state, CID, 3)
+    assert dixit.view(state, TABLE)["phase"] == "revealed"
+
+
+def test_a_move_in_a_settling_asks_every_confirmation_again():
+    state = claim_all(new_game(5), {ANN: 1, BOB: 2, CID: 2, DEE: 4, EVE: 4})
+    state = vote_all(state, {BOB: 1, CID: 1, DEE: 1, EVE: 1})
+    state = claim(claim(state, BOB, 2), DEE, 4)
+    assert dixit.view(state, TABLE)["settling"]["confirmed"] == ["Bob", "Dee"]
+    state = claim(state, EVE, 5)
+    assert dixit.view(state, TABLE)["settling"]["confirmed"] == []
+    assert dixit.view(state, TABLE)["waiting_for"] == [BOB, CID]
+
+
+def test_the_host_takes_the_table_back_to_placing_the_cards_before_the_reveal():
+    for make in (after_one_claim, after_two_votes, collided):
+        state = act(make(), HOST, "back_to_placing")
+        table = dixit.view(state, TABLE)
+        assert (table["phase"], table["claimed"], table["voted"], table["round"]) == ("claiming", [], [], 1)
+        assert table["storyteller"]["name"] == "Ann" and table["waiting_for"] == [ANN, BOB, CID, DEE]
+        assert dixit.view(state, BOB)["you"]["claim"] is None
+        assert dixit.photos(state, ANN).take == {"table:1"}  # the photo may be taken again
+    assert act(new_game(4), HOST, "back_to_placing") == new_game(4)  # nothing placed: nothing to wipe
+    assert "back_to_placing" not in dixit.view(new_game(4), HOST)["can"]
+    assert "back_to_placing" in dixit.view(after_one_claim(), HOST)["can"]
 
 
 def test_with_three_players_each_other_player_claims_both_cards():
@@ -808,7 +944,8 @@ ILLEGAL = [
     (after_one_claim, HOST, {"type": "next_round"}, "Finish this round first"),
     (after_two_votes, DEE, {"type": "vote", "position": 4}, "You can't vote for your own card."),
     (after_two_votes, ANN, {"type": "vote", "position": 2}, "The storyteller doesn't vote."),
-    (after_two_votes, DEE, {"type": "claim", "position": 4}, "it is time to vote"),
+    (voting_game, BOB, {"type": "back_to_placing"}, "Only the host can take the table back to placing the cards."),
+    (revealed, HOST, {"type": "back_to_placing"}, "already revealed"),
     (revealed, BOB, {"type": "vote", "position": 3}, "already revealed"),
     (revealed, BOB, {"type": "claim", "position": 3}, "This round is over"),
     (revealed, HOST, {"type": "set_storyteller", "seat": CID}, "Start the next round"),
@@ -861,7 +998,7 @@ def test_a_player_sees_their_own_claim_and_vote():
     state = after_two_votes()
     assert dixit.view(state, BOB)["you"] == {
         "seat": BOB, "name": "Bob", "is_storyteller": False, "cards_played": 1,
-        "claim": 2, "vote": 3,
+        "claim": 2, "vote": 3, "vote_void": False, "confirmed": False, "plays_from": None,
     }
     assert dixit.view(state, ANN)["you"]["is_storyteller"] is True
     assert dixit.view(state, ANN)["you"]["vote"] is None
@@ -939,7 +1076,9 @@ def test_a_vote_is_secret_until_the_reveal():
 
 @pytest.mark.parametrize("players, seed", [(4, 1), (5, 2), (3, 3), (8, 4)])
 def test_no_secret_leaks_at_any_point_of_a_random_game(players, seed):
-    """Two different moves by one seat from the same state look the same to everyone else."""
+    """Two different moves of one kind by one seat from the same state (two claims, two votes)
+    look the same to everyone else (that a seat voted is public; a claim may move while the others
+    vote)."""
     chooser = random.Random(seed)
     state = new_game(players)
     for _ in range(120):
@@ -949,8 +1088,8 @@ def test_no_secret_leaks_at_any_point_of_a_random_game(players, seed):
         by_seat: dict = {}
         for actor, action in moves:
             if actor != HOST:
-                by_seat.setdefault(actor, []).append(action)
-        for seat, actions in by_seat.items():
+                by_seat.setdefault((actor, action["type"]), []).append(action)
+        for (seat, _), actions in by_seat.items():
             if len(actions) > 1:
                 one, other = chooser.sample(actions, 2)
                 first = dixit.apply(state, seat, one, 0.0)

@@ -148,6 +148,30 @@ def test_dixit_a_fourth_player_at_a_table_of_three_ends_the_three_player_rule():
     assert dixit.view(state, 2)["you"]["cards_played"] == 1
 
 
+def test_dixit_the_reveal_a_newcomer_arrives_after_stays_as_the_round_was():
+    """Issue 31: Eve joins during round 1's reveal; it still shows four players' cards, scores
+    no round for her, and her phone says she plays from round 2 with a hand of 6."""
+    state = dixit_round(dixit.setup(seated(4), {}, 1))
+    before = dixit.view(state, TABLE)["reveal"]
+    state = dixit.seat_joins(state, newcomer(state))
+    reveal = dixit.view(state, TABLE)["reveal"]
+    assert reveal == before
+    assert (reveal["players"], reveal["cards_on_table"]) == (["Ann", "Bob", "Cid", "Dee"], 4)
+    assert "Eve" not in reveal["points"] and not [r for r in reveal["reasons"] if r["who"] == "Eve"]
+    eve = dixit.view(state, 5)
+    assert (eve["you"]["plays_from"], eve["hand_size"]) == (2, 6)
+    assert dixit.view(state, 1)["you"]["plays_from"] is None
+    state = next_round(state)
+    assert dixit.view(state, 5)["you"]["plays_from"] is None  # her first round: she plays it
+
+
+def test_dixit_a_newcomer_at_a_table_of_three_takes_the_hand_of_four_players():
+    state = dixit_round(dixit.setup(seated(3), {"extended_player_counts": True}, 1))
+    state = dixit.seat_joins(state, newcomer(state))
+    assert dixit.view(state, 4)["hand_size"] == 6
+    assert dixit.view(state, TABLE)["reveal"]["cards_on_table"] == 5  # the round of three laid five
+
+
 def test_dixit_the_seat_limit_holds_for_late_arrivals():
     state = dixit_round(dixit.setup(seated(6), {}, 1))
     with pytest.raises(RuleError, match="at most 6 players"):
@@ -240,6 +264,16 @@ def test_doodles_a_late_arrival_is_revealed_last_and_scores_from_the_round_they_
     totals = view["standings"]["totals"]
     assert totals == {name: sum(p["points"] for r in rounds for p in r if p["name"] == name)
                       for name in ("Ann", "Bob", "Cid", "Dee")}
+
+
+def test_doodles_a_late_arrival_is_welcomed_in_the_round_they_join_only():
+    """Issue 31: the phone of a newcomer says they play from this round (their first)."""
+    state = doodles_to_scores(doodles.setup(seated(3), {"rounds": 3}, 1))
+    state = doodles.seat_joins(doodles.apply(state, HOST, {"type": "next_round"}, 10.0), newcomer(state))
+    assert doodles.view(state, 4)["you"]["new"] is True
+    assert doodles.view(state, 1)["you"]["new"] is False
+    state = doodles.apply(doodles_to_scores(state, now=20.0), HOST, {"type": "next_round"}, 30.0)
+    assert doodles.view(state, 4)["you"]["new"] is False
 
 
 def test_doodles_the_seat_limit_holds_for_late_arrivals():

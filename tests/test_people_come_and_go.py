@@ -379,3 +379,32 @@ def test_every_moves_undo_question_is_a_question_that_names_only_who_made_it():
             # Only a seat's move names its player: the host or "anyone" may have made the others.
             assert ("%(name)s" in model.undone) <= (model.by == "seat"), (game, kind)
             assert set(re.findall(r"%\((\w+)\)s", model.undone)) <= {"name"}, (game, kind)
+
+
+def test_a_late_arrival_is_welcomed_on_the_phone_with_what_to_take_in_rorschach_and_doodles(table, app):
+    """Issue 31: Rorschach's newcomer reads that they play from the next question and takes the
+    die of their colour; Doodles' newcomer that they play from this round, with a sheet and a pencil."""
+    t = table(game="rorschach", players=PLAYERS)
+    for name, pick in zip(PLAYERS, (1, 1, 2, 3)):
+        t.act(name, "pick", number=pick)
+    eve = ask(t, "Eve")
+    t.act("host", "add_player", request=request_id(t, "Eve"))
+    page = text_of(phone_page(app, t, eve).get_data(as_text=True))
+    colour = as_phone(t, eve)["you"]["colour"]
+    assert "You join from the next question, with no token yet." in page
+    assert f"Take the die of your colour ({colour}) from the box." in page
+
+    t = table(game="doodles", players=PLAYERS, options={"rounds": 3})
+    t.act("host", "start_timer")
+    t.act("host", "pencils_down")
+    for voter in PLAYERS:
+        for artist in as_phone(t, t.tokens[voter])["you"]["votes"]:
+            t.act(voter, "vote", artist=artist["artist"], subject=1)
+    while t.view("host")["phase"] == "reveal":
+        t.act("host", "reveal")
+    t.act("host", "next_round")
+    eve = ask(t, "Eve")
+    t.act("host", "add_player", request=request_id(t, "Eve"))
+    page = text_of(phone_page(app, t, eve).get_data(as_text=True))
+    assert "Welcome, Eve! You play from this round, starting at 0 points. Take a sheet and a pencil." in page
+    assert "Welcome" not in text_of(phone_page(app, t, t.tokens["Ann"]).get_data(as_text=True))

@@ -129,7 +129,7 @@
   }
 
   // What the user changed on a control and the server did not (a typed word, a ticked box) is theirs:
-  // ``kept`` holds the controls whose value the morph leaves. A <details> stays as the user left it.
+  // ``kept`` holds the controls whose value the morph leaves. A <details> or <dialog> stays as the user left it.
   var kept = new Set();
   function keeps(old, fresh) {
     if (old.nodeType !== 1 || fresh.nodeType !== 1 || old.tagName !== fresh.tagName) return;
