@@ -27,7 +27,7 @@ from flask import Blueprint, Response, current_app, render_template
 from flask_babel import gettext
 from markupsafe import escape
 
-from games.base import HOST, RuleError
+from games.base import HOST, RuleError, prompt_for
 
 from companion.photos.service import view_of as photo_view
 from companion.rooms.room import Room, played_from_the_tablet
@@ -37,6 +37,37 @@ from companion.web.i18n import say
 from companion.web.pages import _live_context
 
 bp = Blueprint("tablet", __name__)
+
+
+@bp.app_template_global()
+def tablet_offers(room: Room) -> list[dict]:
+    """What the host screen offers each seat it plays, in seating order, from the game's own
+    declaration of who has something to see or do (``PHASES``, games/base.py ``prompt_for``):
+    ``status`` "waited" (the table waits for their move), "prompted" (something to see or do: a
+    secret word to read, a doodle to draw) or "optional" (a move made that may still change), and
+    ``says``, what, in the page's language. A seat with nothing now is left out. Nothing here is
+    a secret: who is awaited or prompted is public, and so is what the phase asks of them."""
+    if not room.started or room.ended or not room.tablet:
+        return []
+    out = []
+    for seat in room.seats:
+        offer = _offer(room, seat.seat) if seat.seat in room.tablet else None
+        if offer is not None:
+            out.append({"seat": seat.seat, "name": seat.name, **offer})
+    return out
+
+
+def _offer(room: Room, seat: int) -> dict | None:
+    """What ``seat`` has now (its status and what to say), or None: nothing."""
+    if seat in room.sitting_out:
+        return None
+    engine, state = room.engine, room.state
+    prompt = prompt_for(engine, state, seat)
+    waited = seat in engine.waiting_for(state)
+    if prompt is None and not waited:
+        return None
+    status = "waited" if waited else "optional" if prompt is not None and prompt.optional else "prompted"
+    return {"status": status, "says": gettext(prompt.says) if prompt is not None else None}
 
 
 def _refused(sentence: str, status: int) -> Response:
@@ -67,9 +98,10 @@ def seat_screen(code: str, seat: int):
         return _refused(say(refusal), 403)
     if not room.started or room.ended:
         # Nothing to play (the game went back to the lobby, or the table closed): the cover closes.
-        body = render_template("tablet_seat.html", room=room, viewer=seat, name=name, v=None)
+        body = render_template("tablet_seat.html", room=room, viewer=seat, name=name, v=None, offer=None)
     else:
         context = _live_context(room, seat)
+        context["offer"] = _offer(room, seat)
         if "photos" in context["v"]:  # her photos, as the host screen may fetch them for her
             context["v"] = {**context["v"], "photos": photo_view(room, seat, on_the_tablet=True)}
         body = render_template("tablet_seat.html", name=name, **context)

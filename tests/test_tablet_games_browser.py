@@ -1,0 +1,153 @@
+"""The player without a phone is never forgotten (issue 31): a whole game of each of the five,
+through the pages, with one seat played from the host screen. The host page (1280x800) offers
+"Pass the tablet to <name>" with what for whenever the game declares that the seat has something
+to see or do (games' ``PHASES`` prompts), and nothing when it has nothing; the others play on
+their phones (390x844). The smallest tables and shortest options that make a whole game, but the
+phoneless seat does every kind of thing its game asks of it. SCREENSHOTS=dir keeps every phase."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import Shots
+from tests.table import Room, wait_for_version
+
+pytestmark = pytest.mark.browser
+
+COVER = ".tablet-cover"
+
+
+class Tablet:
+    """The host page and the phones of a room with one seat without a phone (``name``)."""
+
+    def __init__(self, server, browser, game, phones, name, options=None, shots_as=""):
+        self.room = Room(server, game, phones, options=options)
+        self.room.act("host", "seat_without_phone", name=name)
+        self.name = name
+        self.host = self.room.open_host(browser)
+        self.phones = {who: self.room.open_phone(browser, who) for who in phones}
+        self.shots, self.shots_as, self.step = Shots(), shots_as or game, 0
+
+    def shot(self, what):
+        """A screenshot of the host page and every phone, numbered in the order taken."""
+        self.step += 1
+        self.shots(self.host, f"{self.shots_as}-{self.step:02d}-{what}-host")
+        for who, phone in self.phones.items():
+            self.shots(phone, f"{self.shots_as}-{self.step:02d}-{what}-phone-{who}")
+
+    def current(self):
+        """Every page shows the room as it is now; the host's view."""
+        view = self.room.view()
+        wait_for_version(self.host, view["version"])
+        for phone in self.phones.values():
+            wait_for_version(phone, view["version"])
+        return view
+
+    def offer(self):
+        """The host page's offer to the seat without a phone (none: an empty text)."""
+        self.current()
+        offers = self.host.locator(".tablet-offer:not([hidden]) [data-tablet]")
+        return " ".join(offers.first.inner_text().split()) if offers.count() else ""
+
+    def pass_tablet(self, says):
+        """The host page offers "Pass the tablet to <name>" saying ``says``; the host taps it and
+        she taps "Show my screen": her own screen shows in the cover."""
+        offer = self.offer()
+        assert offer == f"Pass the tablet to {self.name} {says}", offer
+        self.host.get_by_role("button", name=f"Pass the tablet to {self.name}").click()
+        self.host.get_by_role("button", name="Show my screen").click()
+        self.host.wait_for_selector(f"{COVER} .tablet-seat [data-phase]")
+        return self.host.locator(COVER)
+
+    def handed_back(self):
+        """The cover closed by itself (her move is made), and the table answers again."""
+        self.host.wait_for_selector(COVER, state="detached")
+        assert self.host.evaluate("() => document.querySelectorAll('[inert]').length") == 0
+
+    def close(self):
+        for page in (self.host, *self.phones.values()):
+            page.context.close()
+
+
+def in_view(page, locator) -> bool:
+    """Whether ``locator`` is wholly inside the window and is what a tap at its centre reaches."""
+    return page.evaluate("""el => { const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) return false;
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return !!hit && (hit === el || el.contains(hit)); }""", locator.element_handle())
+
+
+def draw(page, canvas, points):
+    """A stroke on ``canvas`` (0-100 in both directions) with the mouse."""
+    box = canvas.bounding_box()
+    xy = [(box["x"] + box["width"] * x / 100, box["y"] + box["height"] * y / 100) for x, y in points]
+    page.mouse.move(*xy[0])
+    page.mouse.down()
+    for x, y in xy[1:]:
+        page.mouse.move(x, y, steps=4)
+    page.mouse.up()
+
+
+def test_a_doodles_player_without_a_phone_reads_her_word_draws_and_votes_from_the_tablet(server, browser):
+    """Doodles on the phones' screens, one round, three players: Cat has no phone. Before the
+    hourglass the host offers her the tablet to read her word; her screen lies beside the table,
+    whose hourglass and Start stay in view and in reach; she draws while it runs, the whole canvas
+    and its Clear in view at 1280x800; then she votes, and sees the end like everyone."""
+    table = Tablet(server, browser, "doodles", ("Ann", "Ben"), "Cat",
+                   options={"rounds": 1, "doodle_on_phone": True, "timer_seconds": 120})
+    host, room = table.host, table.room
+    table.shot("lobby")
+    host.get_by_role("button", name="Start the game").click()
+    host.wait_for_selector(".dd-card")
+    assert table.current()["phase"] == "subject"
+    table.shot("subject")
+
+    # Her secret word, before the hourglass: the table does not wait for it, but she needs it.
+    cover = table.pass_tablet("read your word")
+    assert cover.locator(".dd-secret .dd-secret-word").is_visible()
+    start = host.get_by_role("button", name="Start the hourglass")
+    assert in_view(host, start), "the cover hides the table's Start"
+    assert in_view(host, host.locator(".dd-host [data-hourglass]").first), "the cover hides the hourglass"
+    table.shot("subject-cat-reads")
+    start.click()
+
+    # The hourglass runs: her canvas in the cover, the table's hourglass and controls beside it.
+    host.wait_for_selector(f"{COVER} [data-canvas] canvas")
+    host.wait_for_selector(".dd-host.in-doodle")
+    canvas = cover.locator("[data-canvas] canvas")
+    assert in_view(host, canvas), "her canvas is not all in view"
+    assert in_view(host, cover.get_by_role("button", name="Clear")), "Clear is below the fold"
+    assert in_view(host, host.locator(".dd-host [data-hourglass]").first), "drawing hides the hourglass"
+    pencils = host.get_by_role("button", name="Everyone is done: pencils down")
+    assert in_view(host, pencils), "the table's controls are hidden while she draws"
+    draw(host, canvas, [(20, 20), (50, 60), (80, 30)])
+    host.wait_for_selector(f"{COVER} [data-canvas]:not([data-pending]) [data-canvas-state]:text('Saved')")
+    for phone in table.phones.values():
+        draw(phone, phone.locator("[data-canvas] canvas"), [(10, 10), (90, 90)])
+        phone.wait_for_selector("[data-canvas]:not([data-pending]) [data-canvas-state]:text('Saved')")
+    table.shot("doodle-cat-draws")
+    pencils.click()
+
+    # The vote: the table waits for her ballot, so the cover hides the table.
+    host.wait_for_selector(f"{COVER}:not(.beside) .dd-ballot")
+    table.shot("vote-cat-votes")
+    for row in cover.locator(".dd-ballot-row").all():
+        row.locator(".dd-pad button").first.click()
+        host.wait_for_selector(f"{COVER} .dd-ballot-row button.chosen >> nth={0}")
+    table.handed_back()  # her ballot is in
+    assert room.view()["phase"] == "vote"
+    for phone in table.phones.values():
+        for row in phone.locator(".dd-ballot-row").all():
+            row.locator(".dd-pad button").nth(1).click()
+        wait_for_version(phone, room.view()["version"])
+    view = table.current()
+    assert view["phase"] == "reveal"
+    assert table.offer() == ""  # nothing of hers in the reveal: no offer at all
+    table.shot("reveal")
+    for _ in range(3):
+        host.locator(".dd-step button.primary").click()
+        wait_for_version(host, room.view()["version"])
+    view = table.current()
+    assert view["phase"] == "over" and table.offer() == ""
+    table.shot("over")
+    table.close()
