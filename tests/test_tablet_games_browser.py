@@ -157,3 +157,71 @@ def test_a_doodles_player_without_a_phone_reads_her_word_draws_and_votes_from_th
     assert view["phase"] == "over" and table.offer() == ""
     table.shot("over")
     table.close()
+
+
+@pytest.mark.sweep  # seven rounds through the pages: over a minute and a half
+def test_a_dixit_player_without_a_phone_tells_places_and_votes_a_whole_game_from_the_tablet(server, browser):
+    """Dixit at four to 30 points (the shortest whole game: seven rounds as the votes fall here),
+    Dan without a phone. Every round the host offers him the tablet to place his card (as the
+    storyteller: to choose it and say the clue first), then to vote; a vote made is offered
+    quietly for a change; nothing while the table reveals, nor to the storyteller while the others
+    vote."""
+    table = Tablet(server, browser, "dixit", ("Ann", "Ben", "Cat"), "Dan", options={"end_at_30": True})
+    host, room = table.host, table.room
+    seats = {p["name"]: p["seat"] for p in room.view()["players"]}
+    place = {name: k + 1 for k, name in enumerate(seats)}  # each card lies where its player sits
+    table.shot("lobby")
+    host.get_by_role("button", name="Start the game").click()
+    rounds, changed, told = 0, False, False
+    while True:
+        rounds += 1
+        view = table.current()
+        assert view["phase"] == "claiming"
+        teller = next(name for name, seat in seats.items() if seat == view["storyteller"]["seat"])
+        told = told or teller == "Dan"
+        says = "choose a card, say the clue, then say where it is" if teller == "Dan" else "say where your card is"
+        cover = table.pass_tablet(says)
+        table.shot(f"round{rounds}-claiming-dan")
+        cover.locator(".pad button", has_text=str(place["Dan"])).click()
+        table.handed_back()
+        assert table.offer() == "Dan: change where your card is"
+        for name in ("Ann", "Ben", "Cat"):
+            table.tap(table.phones[name], table.phones[name].locator(".pad button", has_text=str(place[name])))
+        view = table.current()
+        assert view["phase"] == "voting"
+        table.shot(f"round{rounds}-voting")
+        scores = {p["name"]: p["score"] for p in view["players"]}
+        voters = [name for name in seats if name != teller]
+        lead = max(voters, key=lambda name: scores[name])
+        target = {name: place[teller] if name == lead else place[lead] for name in voters}
+        phones = [name for name in voters if name != "Dan"]
+        for name in phones[:-1]:
+            table.tap(table.phones[name], table.phones[name].locator(".pad button", has_text=str(target[name])))
+        if teller == "Dan":
+            assert table.offer() == ""  # the storyteller doesn't vote
+        else:
+            cover = table.pass_tablet("vote for the storyteller's card")
+            first = target["Dan"] if changed else next(k for k in range(1, 5) if k not in (target["Dan"], place["Dan"]))
+            cover.locator(".pad button", has_text=str(first)).click()
+            table.handed_back()
+            if not changed:  # once: he changes his mind, from the quiet offer
+                assert table.offer() == "Dan: change your vote"
+                host.get_by_role("button", name="Dan: change your vote").click()
+                host.get_by_role("button", name="Show my screen").click()
+                host.wait_for_selector(f"{COVER}.beside .tablet-seat [data-phase=voting]")
+                table.shot(f"round{rounds}-dan-changes-his-vote")
+                cover.locator(".pad button", has_text=str(target["Dan"])).click()
+                host.wait_for_selector(f"{COVER} .pad button.chosen:text('{target['Dan']}')")
+                host.get_by_role("button", name="Done — hand back").click()
+                table.handed_back()
+                changed = True
+        last = phones[-1]
+        table.tap(table.phones[last], table.phones[last].locator(".pad button", has_text=str(target[last])))
+        view = table.current()
+        assert view["phase"] in ("revealed", "over") and table.offer() == ""
+        table.shot(f"round{rounds}-{view['phase']}")
+        if view["phase"] == "over":
+            break
+        table.tap(host, host.get_by_role("button", name="Next round →"))
+    assert changed and told  # he told a story, placed, voted and changed a vote
+    table.close()
