@@ -225,3 +225,45 @@ def test_a_dixit_player_without_a_phone_tells_places_and_votes_a_whole_game_from
         table.tap(host, host.get_by_role("button", name="Next round →"))
     assert changed and told  # he told a story, placed, voted and changed a vote
     table.close()
+
+
+def test_a_rorschach_player_without_a_phone_picks_and_changes_a_pick_a_whole_game_from_the_tablet(server, browser):
+    """Rorschach (2008) at three, Cat without a phone, the shortest whole game (rorschach-2008.txt:
+    two blots; a token of every colour wins, so three questions in which each player once stands
+    alone and matches the other two). Each question the host offers her the tablet to pick a blot;
+    once she has, the offer is a quiet "Cat: change your pick", which she uses once; nothing while
+    the table reveals."""
+    table = Tablet(server, browser, "rorschach", ("Ann", "Ben"), "Cat")
+    host, room = table.host, table.room
+    table.shot("lobby")
+    host.get_by_role("button", name="Start the game").click()
+    # Each question's picks: two match, one stands alone; by the third everyone has every colour.
+    schedule = [{"Ann": 1, "Ben": 1, "Cat": 2}, {"Ann": 1, "Ben": 2, "Cat": 1}, {"Ann": 2, "Ben": 1, "Cat": 1}]
+    for number, picks in enumerate(schedule, start=1):
+        assert table.current()["phase"] == "picking"
+        table.tap(table.phones["Ann"], table.phones["Ann"].locator(f'button[data-blot="{picks["Ann"]}"]'))
+        cover = table.pass_tablet("pick a blot")
+        table.shot(f"question{number}-cat-picks")
+        first = 3 - picks["Cat"] if number == 1 else picks["Cat"]  # the first time, the other blot
+        cover.locator(f'button[data-blot="{first}"]').click()
+        table.handed_back()
+        if number == 1:  # she changes her mind while Ben still thinks
+            assert table.offer() == "Cat: change your pick"
+            host.get_by_role("button", name="Cat: change your pick").click()
+            host.get_by_role("button", name="Show my screen").click()
+            host.wait_for_selector(f"{COVER}.beside .tablet-seat [data-phase=picking]")
+            cover.locator(f'button[data-blot="{picks["Cat"]}"]').click()
+            host.wait_for_selector(f'{COVER} button.chosen[data-blot="{picks["Cat"]}"]')
+            table.shot(f"question{number}-cat-changes")
+            host.get_by_role("button", name="Done — hand back").click()
+            table.handed_back()
+        table.tap(table.phones["Ben"], table.phones["Ben"].locator(f'button[data-blot="{picks["Ben"]}"]'))
+        view = table.current()
+        assert view["phase"] in ("reveal", "over") and table.offer() == ""
+        table.shot(f"question{number}-{view['phase']}")
+        if view["phase"] == "over":
+            break
+        table.tap(host, host.get_by_role("button", name="Next question →"))
+    view = table.current()
+    assert view["phase"] == "over" and sorted(view["winners"]) == ["Ann", "Ben", "Cat"]
+    table.close()
