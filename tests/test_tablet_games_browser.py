@@ -234,7 +234,7 @@ def test_a_rorschach_player_without_a_phone_picks_and_changes_a_pick_a_whole_gam
     once she has, the offer is a quiet "Cat: change your pick", which she uses once; nothing while
     the table reveals."""
     table = Tablet(server, browser, "rorschach", ("Ann", "Ben"), "Cat")
-    host, room = table.host, table.room
+    host = table.host
     table.shot("lobby")
     host.get_by_role("button", name="Start the game").click()
     # Each question's picks: two match, one stands alone; by the third everyone has every colour.
