@@ -267,3 +267,95 @@ def test_a_rorschach_player_without_a_phone_picks_and_changes_a_pick_a_whole_gam
     view = table.current()
     assert view["phase"] == "over" and sorted(view["winners"]) == ["Ann", "Ben", "Cat"]
     table.close()
+
+
+def test_a_rorschach_teams_player_without_a_phone_hides_matches_guesses_and_answers_from_the_tablet(server, browser):
+    """Rorschach (teams) at four, Dan (white) without a phone, a whole game of four rounds
+    (rorschach-teams.txt): as the control team he hides an image and answers the test team's guess;
+    as a tester he guesses and makes the second guess; as the test subject he matches the images
+    to the words in secret. The host offers him the tablet for each of these and for nothing else."""
+    table = Tablet(server, browser, "rorschach-teams", ("Ann", "Ben", "Cat"), "Dan")
+    host, phones = table.host, table.phones
+    matching = {"1": "A", "2": "B", "3": "C"}  # image 4 hidden, every round
+
+    def phone_tap(name, selector):
+        table.tap(phones[name], phones[name].locator(selector))
+
+    def dan(says, selector):
+        """Dan is offered the tablet for ``says`` (and nobody else is); he taps ``selector``."""
+        cover = table.pass_tablet(says)
+        table.shot(f"round{number}-dan-{table.room.view()['phase']}")
+        assert in_view(host, cover.locator(selector).first), f"{selector} is below the fold"
+        cover.locator(selector).first.click()
+        table.handed_back()
+
+    def match(name=None):
+        page = phones[name] if name else host.locator(COVER)
+        for image, word in matching.items():
+            page.locator(f"label[for=m-{image}-{word}]").click()
+        return page
+
+    def guess(image, word):
+        return f'button[aria-label="Image {image} is word {word}"]'
+
+    def answer(word):  # "Agree: A · sleepy", "No, it's B · umbrella"
+        return f".rt-words3 button:has-text(' {word} · ')"
+
+    host.get_by_role("button", name="Start the game").click()
+    # Round 1, black tests (Ann matches, Ben guesses): Dan hides, then answers wrongly.
+    number = 1
+    table.current()
+    dan("hide an image with your team", 'button[aria-label="Hide image 4"]')
+    assert table.offer() == ""  # Ann matches: nothing for Dan
+    match("Ann")
+    phone_tap("Ann", "[data-match-send]")
+    assert table.offer() == ""
+    phone_tap("Ben", guess(1, "A"))
+    dan("agree with the guess, or name another word", answer("B"))
+    assert table.offer() == ""
+    phone_tap("Ben", guess(2, "C"))  # wrong: the image goes to nobody
+    assert table.current()["score"] == {"black": 1, "white": 0} and table.offer() == ""
+    table.shot("round1-scored")
+    table.tap(host, host.locator(".rt-next button"))
+
+    # Round 2, white tests (Cat matches): Dan guesses, twice.
+    number = 2
+    phone_tap("Ann", 'button[aria-label="Hide image 4"]')
+    match("Cat")
+    phone_tap("Cat", "[data-match-send]")
+    dan("guess an image's word with your team", guess(1, "A"))
+    assert table.offer() == ""
+    phone_tap("Ann", answer("B"))
+    dan("make a second guess with your team", guess(2, "B"))
+    assert table.current()["score"] == {"black": 1, "white": 2} and table.offer() == ""
+    table.shot("round2-scored")
+    table.tap(host, host.locator(".rt-next button"))
+
+    # Round 3, black tests (Ben matches, Ann guesses): Cat hides; Dan agrees with a wrong guess.
+    number = 3
+    assert table.offer().startswith("Pass the tablet to Dan")  # his team may hide from either
+    phone_tap("Cat", 'button[aria-label="Hide image 4"]')
+    match("Ben")
+    phone_tap("Ben", "[data-match-send]")
+    phone_tap("Ann", guess(1, "B"))
+    dan("agree with the guess, or name another word", answer("B"))
+    assert table.current()["score"] == {"black": 1, "white": 2}
+    table.shot("round3-scored")
+    table.tap(host, host.locator(".rt-next button"))
+
+    # Round 4, white tests with Dan as the test subject: he matches in secret; Cat finds two.
+    number = 4
+    phone_tap("Ben", 'button[aria-label="Hide image 4"]')
+    cover = table.pass_tablet("match each image to a word")
+    table.shot("round4-dan-matching")
+    match()
+    assert in_view(host, cover.locator("[data-match-send]")), "Place my markers is below the fold"
+    cover.locator("[data-match-send]").click()
+    table.handed_back()
+    phone_tap("Cat", guess(1, "A"))
+    phone_tap("Ann", answer("C"))
+    phone_tap("Cat", guess(2, "B"))
+    view = table.current()
+    assert view["phase"] == "over" and view["score"] == {"black": 1, "white": 4} and table.offer() == ""
+    table.shot("over")
+    table.close()
