@@ -103,7 +103,7 @@ def test_a_doodles_player_without_a_phone_reads_her_word_draws_and_votes_from_th
                    options={"rounds": 1, "doodle_on_phone": True, "timer_seconds": 120})
     host, room = table.host, table.room
     table.shot("lobby")
-    host.get_by_role("button", name="Start the game").click()
+    table.tap(host, host.get_by_role("button", name="Start the game"))
     host.wait_for_selector(".dd-card")
     assert table.current()["phase"] == "subject"
     table.shot("subject")
@@ -171,7 +171,7 @@ def test_a_dixit_player_without_a_phone_tells_places_and_votes_a_whole_game_from
     seats = {p["name"]: p["seat"] for p in room.view()["players"]}
     place = {name: k + 1 for k, name in enumerate(seats)}  # each card lies where its player sits
     table.shot("lobby")
-    host.get_by_role("button", name="Start the game").click()
+    table.tap(host, host.get_by_role("button", name="Start the game"))
     rounds, changed, told = 0, False, False
     while True:
         rounds += 1
@@ -236,7 +236,7 @@ def test_a_rorschach_player_without_a_phone_picks_and_changes_a_pick_a_whole_gam
     table = Tablet(server, browser, "rorschach", ("Ann", "Ben"), "Cat")
     host = table.host
     table.shot("lobby")
-    host.get_by_role("button", name="Start the game").click()
+    table.tap(host, host.get_by_role("button", name="Start the game"))
     # Each question's picks: two match, one stands alone; by the third everyone has every colour.
     schedule = [{"Ann": 1, "Ben": 1, "Cat": 2}, {"Ann": 1, "Ben": 2, "Cat": 1}, {"Ann": 2, "Ben": 1, "Cat": 1}]
     for number, picks in enumerate(schedule, start=1):
@@ -301,7 +301,7 @@ def test_a_rorschach_teams_player_without_a_phone_hides_matches_guesses_and_answ
     def answer(word):  # "Agree: A · sleepy", "No, it's B · umbrella"
         return f".rt-words3 button:has-text(' {word} · ')"
 
-    host.get_by_role("button", name="Start the game").click()
+    table.tap(host, host.get_by_role("button", name="Start the game"))
     # Round 1, black tests (Ann matches, Ben guesses): Dan hides, then answers wrongly.
     number = 1
     table.current()
@@ -357,5 +357,66 @@ def test_a_rorschach_teams_player_without_a_phone_hides_matches_guesses_and_answ
     phone_tap("Cat", guess(2, "B"))
     view = table.current()
     assert view["phase"] == "over" and view["score"] == {"black": 1, "white": 4} and table.offer() == ""
+    table.shot("over")
+    table.close()
+
+
+def test_an_inkling_player_without_a_phone_arranges_guesses_and_draws_a_whole_game_from_the_tablet(server, browser):
+    """Inkling with the app's ink cards at three, Cat without a phone, the whole game of three
+    rounds (inkling.txt): each round the host offers her the tablet to arrange her ink cards on
+    the screen, then to guess her neighbours' words, then (rounds one and two) to put back and
+    draw; an arrangement finished is offered quietly for a change; nothing at the review."""
+    table = Tablet(server, browser, "inkling", ("Ann", "Ben"), "Cat", options={"ink_cards": "virtual"})
+    host, room, phones = table.host, table.room, table.phones
+    table.tap(host, host.get_by_role("button", name="Start the game"))
+    for number in (1, 2, 3):
+        assert table.current()["phase"] == "arrange"
+        cover = table.pass_tablet("arrange your ink cards")
+        for laid in (1, 2):
+            cover.locator("[data-hand] button.ink:not([hidden])").first.click()
+            host.wait_for_function("n => document.querySelectorAll('.tablet-cover [data-laid]').length >= n", arg=laid)
+        table.shot(f"round{number}-cat-arranges")
+        assert in_view(host, cover.get_by_role("button", name="Move half a card down")), "the tools are below the fold"
+        done = cover.get_by_role("button", name="Done arranging")
+        assert in_view(host, done), "Done arranging is below the fold"
+        done.click()
+        table.handed_back()
+        assert table.offer() == "Cat: change your arrangement"
+        for name in ("Ann", "Ben"):
+            table.tap(phones[name], phones[name].get_by_role("button", name="Done arranging"))
+        assert table.current()["phase"] == "guess"
+
+        cover = table.pass_tablet("guess your neighbours' words")
+        form = cover.locator("form[data-guess]").first
+        form.locator("input").fill(f"guess{number}")
+        form.locator("button").click()
+        host.wait_for_selector(f"{COVER} .ik-lines li:has-text('guess{number}')")
+        table.shot(f"round{number}-cat-guesses")
+        done = cover.get_by_role("button", name="Done guessing")
+        assert in_view(host, done), "Done guessing is below the fold"
+        done.click()
+        table.handed_back()
+        assert table.offer() == "Cat: change your guesses"
+        for name in ("Ann", "Ben"):
+            table.tap(phones[name], phones[name].get_by_role("button", name="Done guessing"))
+        if number == 3:
+            break
+        assert table.current()["phase"] == "draw"
+        cover = table.pass_tablet("put back ink cards and draw")
+        cover.locator("[data-hand] button.ink").first.click()
+        table.shot(f"round{number}-cat-draws")
+        put = cover.get_by_role("button", name="Put back the chosen cards")
+        assert in_view(host, put), "Put back is below the fold"
+        put.click()
+        table.handed_back()
+        assert table.offer() == ""
+        for name in ("Ann", "Ben"):
+            table.tap(phones[name], phones[name].get_by_role("button", name="Keep all my cards"))
+    view = table.current()
+    assert view["phase"] == "review" and table.offer() == ""
+    table.shot("review")
+    table.tap(host, host.get_by_role("button", name="Make the scores final"))
+    view = table.current()
+    assert view["phase"] == "over" and table.offer() == ""
     table.shot("over")
     table.close()
