@@ -367,7 +367,7 @@ def test_an_inkling_player_without_a_phone_arranges_guesses_and_draws_a_whole_ga
     the screen, then to guess her neighbours' words, then (rounds one and two) to put back and
     draw; an arrangement finished is offered quietly for a change; nothing at the review."""
     table = Tablet(server, browser, "inkling", ("Ann", "Ben"), "Cat", options={"ink_cards": "virtual"})
-    host, room, phones = table.host, table.room, table.phones
+    host, phones = table.host, table.phones
     table.tap(host, host.get_by_role("button", name="Start the game"))
     for number in (1, 2, 3):
         assert table.current()["phase"] == "arrange"
