@@ -2,13 +2,17 @@
 
 A seat added without a phone (the host's ``seat_without_phone``, in the lobby) or whose phone is
 gone (``pass_tablet``: accepted only once that phone has been offline past the grace period, and it
-signs that phone out, ``companion/rooms/door.py``) is played from the host screen (``Room.tablet``). When the game waits for
-such a seat, the host screen offers "Pass the tablet to Ann" (``templates/tablet_offer.html``): a
-privacy cover over the whole page hides the table and says whose turn it is ("Ann: tap when only
-you are looking"); on her tap the page asks this blueprint for her own phone screen
-(``templates/phone_live.html`` rendered for her seat, in ``templates/tablet_seat.html``) and shows
-it in the cover, refreshed whenever the room moves on; the cover closes again when the game no
-longer waits for her, or on "Done — hand back" (``static/app.js``, the tablet block).
+signs that phone out, ``companion/rooms/door.py``) is played from the host screen (``Room.tablet``). Whenever the
+game declares that such a seat has something to see or do (its ``PHASES`` prompts, read by
+:func:`tablet_offers`), the host screen offers "Pass the tablet to Ann" and says what for
+(``templates/tablet_offer.html``); a move made that she may still change, quietly. A privacy cover
+over the page hides the table and says whose turn it is ("Ann: tap when only you are looking"); on
+her tap the page asks this blueprint for her own phone screen (``templates/phone_live.html``
+rendered for her seat, in ``templates/tablet_seat.html``, with what she has now) and shows it in
+the cover, refreshed whenever the room moves on: over the whole table while the table waits for
+her, beside it while the table's own step runs (its hourglass and controls in reach). The cover
+closes once her awaited move is made or she has nothing left, or on "Done — hand back"
+(``static/host.js``, the tablet block).
 
 Her buttons post to the usual actions endpoint with the host's credential and ``"for": seat``
 (app.js's ``act`` puts it in every move made inside the cover, and, while the cover shows her screen,
