@@ -110,6 +110,7 @@
   function lay(mine, has) {
     var beside = has === "prompted" || has === "optional";
     mine.cover.classList.toggle("beside", beside);
+    mine.cover.setAttribute("aria-modal", beside ? "false" : "true");  // the table beside is for everyone
     document.body.classList.toggle("tablet-beside", beside);
     if (live && mine.stilled.indexOf(live) >= 0) live.inert = !beside;
   }
