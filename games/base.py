@@ -504,6 +504,20 @@ Refusal = str | Callable[[Any], object]  # a sentence, or a function that raises
 
 
 @dataclass(frozen=True)
+class Prompt:
+    """What a prompted seat has to see or do now, in a few words for the host screen's offer to a
+    seat without a phone ("read your word", "pick a blot"; a sentence for Babel, lower case, said
+    after the player's name). ``optional``: only a change of a move already made (a pick, a vote),
+    which the table does not need: the host screen offers it quietly."""
+
+    says: str
+    optional: bool = False
+
+
+YOUR_MOVE = Prompt(N_("your move"))  # what a phase that declares no prompt says to a prompted seat
+
+
+@dataclass(frozen=True)
 class During:
     """One phase of a game, as its :class:`Phases` table declares it.
 
@@ -522,8 +536,11 @@ class During:
       every seat, for a move by a seat or by anyone.
     - ``awaits(state)``: the seats the table waits for (``waiting_for``); default none.
     - ``prompts(state)``: the seats with something to see or do now (a secret word to read before
-      the hourglass, a doodle to draw while it runs), for a screen that prompts a seat without a
-      phone; default the awaited seats.
+      the hourglass, a doodle to draw while it runs, a pick still to change), for a screen that
+      prompts a seat without a phone; default the awaited seats. The awaited seats are always
+      among them (:meth:`Phases.prompts`).
+    - ``prompt(state, seat)``: what a prompted ``seat`` has to see or do, a :class:`Prompt` (the
+      host screen says it on its offer); default :data:`YOUR_MOVE`.
 
     A move's own conditions for one seat ("the storyteller doesn't vote", "not your turn") stay
     in its handler, which says them in the game's words.
@@ -537,6 +554,7 @@ class During:
     seats: Mapping[type[Action], Callable[[Any], Iterable[int]]] = field(default_factory=dict)
     awaits: Callable[[Any], Iterable[int]] = _nobody
     prompts: Callable[[Any], Iterable[int]] | None = None
+    prompt: Callable[[Any, int], Prompt] | None = None
 
     def refusal_of(self, model: type[Action], state: Any) -> RuleError:
         """The one sentence this phase says to ``model``, a move it does not allow, in ``state``."""
@@ -618,13 +636,21 @@ class Phases:
         return frozenset(self.table[state.phase].awaits(state))
 
     def prompts(self, state: Any) -> frozenset[int]:
-        """The seats with something to see or do now (the awaited ones unless the phase says)."""
+        """The seats with something to see or do now: the awaited ones, and those the phase says."""
         during = self.table[state.phase]
-        return frozenset((during.prompts or during.awaits)(state))
+        awaited = frozenset(during.awaits(state))
+        return awaited if during.prompts is None else awaited | frozenset(during.prompts(state))
 
     def prompted(self, state: Any, seat: int) -> bool:
         """Whether ``seat`` has something to see or do now."""
         return seat in self.prompts(state)
+
+    def prompt(self, state: Any, seat: int) -> Prompt | None:
+        """What ``seat`` has to see or do now (None: nothing)."""
+        if not self.prompted(state, seat):
+            return None
+        during = self.table[state.phase]
+        return YOUR_MOVE if during.prompt is None else during.prompt(state, seat)
 
     def can(self, state: Any, viewer: Viewer) -> list[str]:
         """The moves ``viewer`` may make now: the phase's moves on offer, by who makes each."""
@@ -654,6 +680,12 @@ def prompted_seats(engine: Any, state: Any) -> frozenset[int]:
     """The seats with something to see or do in ``state`` (none for a game without ``PHASES``)."""
     phases = getattr(engine, "PHASES", None)
     return phases.prompts(state) if isinstance(phases, Phases) else frozenset()
+
+
+def prompt_for(engine: Any, state: Any, seat: int) -> Prompt | None:
+    """What ``seat`` has to see or do in ``state`` (None: nothing, or a game without ``PHASES``)."""
+    phases = getattr(engine, "PHASES", None)
+    return phases.prompt(state, seat) if isinstance(phases, Phases) else None
 
 
 def field_refusal(first: Mapping[str, Any], model: type[BaseModel] | None, loc: Sequence[Any],

@@ -101,7 +101,7 @@ from games.base import (
     Screens, View,
     N_,
     PhotoSlot, Photos,
-    GAME_OVER, HOST, LIMIT, MAX_PLAYERS, TABLE, options_json, Action, Actions, Bool, Declared, During, Exactly,
+    GAME_OVER, HOST, LIMIT, MAX_PLAYERS, TABLE, options_json, Action, Actions, Bool, Declared, During, Exactly, Prompt,
     GameOptions, Name, Phases, Player, Reason, RuleError, Say, Score, Standings, Table, evolve, is_number, once,
     ranking, read_model, read_options, require, seat_of, seated_at_the_end, seen_by, sum_points, table_envelope,
 )
@@ -595,6 +595,31 @@ def _to_vote(state: State) -> list[int]:
     return [seat for seat in _voters(state) if seat not in done]
 
 
+def _everyone(state: State) -> list[int]:
+    return [p.seat for p in state.players]
+
+
+# Who has something to see or do (a seat without a phone is offered the tablet for it): the
+# storyteller chooses a card and says the clue, and everyone says where their card lies (the
+# storyteller too). Then each voter's token (reading "Finding the storyteller's card"); a vote
+# and a place may be changed until the reveal (the storyteller's place is then a quiet offer);
+# then the seats whose places clash or whose vote lies on their own card.
+def _place(state: State, seat: int) -> Prompt:
+    if seat in dict(state.claims):
+        return Prompt(N_("change where your card is"), optional=True)
+    if seat == state.storyteller:
+        return Prompt(N_("choose a card, say the clue, then say where it is"))
+    return Prompt(N_("say where your card is"))
+
+
+def _ballot(state: State, seat: int) -> Prompt:
+    if seat not in _voters(state):
+        return _place(state, seat)
+    if seat in dict(state.votes):
+        return Prompt(N_("change your vote"), optional=True)
+    return Prompt(N_("vote for the storyteller's card"))
+
+
 STORYTELLER_KEPT = N_("The storyteller can't change once someone has said where their card is.")
 NOT_ALL_IN = N_("Finish this round first: the votes are not all in.")
 VOTES_REVEALED = N_("The votes of this round are already revealed.")
@@ -606,15 +631,17 @@ STORYTELLER_NEXT = N_("Start the next round before choosing its storyteller.")
 # reveal the host may take the table back to placing the cards.
 PHASES = Phases(Phase, {
     Phase.CLAIMING: During(
-        moves=(Claim, SetStoryteller, BackToPlacing), awaits=_to_claim,
+        moves=(Claim, SetStoryteller, BackToPlacing), awaits=_to_claim, prompts=_everyone, prompt=_place,
         offered=lambda state: (Claim, BackToPlacing) if state.claims else (Claim, SetStoryteller),
         refusals={Vote: N_("Wait until everyone has said where their card is."), NextRound: NOT_ALL_IN}),
     Phase.VOTING: During(
-        moves=(Vote, Claim, BackToPlacing), seats={Vote: _voters}, awaits=_to_vote,
+        moves=(Vote, Claim, BackToPlacing), seats={Vote: _voters}, awaits=_to_vote, prompts=_everyone,
+        prompt=_ballot,
         repeats={SetStoryteller: lambda state, host, action: action.seat == state.storyteller},
         refusals={NextRound: NOT_ALL_IN, SetStoryteller: STORYTELLER_KEPT}),
     Phase.SETTLING: During(
         moves=(Claim, BackToPlacing), seats={Claim: _unsettled}, awaits=_to_settle,
+        prompt=lambda state, seat: Prompt(N_("check where your card is")),
         refusals={Vote: VOTES_REVEALED, NextRound: NOT_ALL_IN, SetStoryteller: STORYTELLER_NEXT}),
     Phase.REVEALED: During(
         moves=(NextRound,),

@@ -139,7 +139,7 @@ from games.base import (
     Screens, View,
     always, refusal_after,
     GAME_OVER, HOST, LIMIT, TABLE, Action, Actions, Bool, Declared, During, Exactly, Int, N_, Name,
-    Phases, Player, Reason, RuleError, Say, Score, Standings, Table, TieBreak, envelope, evolve, is_number,
+    Phases, Player, Prompt, Reason, RuleError, Say, Score, Standings, Table, TieBreak, envelope, evolve, is_number,
     read_model, read_options, require, rng_for, seat_of, seated_at_the_end, sum_points,
 )
 from games.base import ranking as rank_sides
@@ -989,6 +989,24 @@ def _to_vote(state: State) -> list[int]:
     return [p.seat for p in state.players if not _all_voted(state, state.current, p.seat)]
 
 
+# Who has something to see or do (a seat without a phone is offered the tablet for it): each
+# player's subject token before the hourglass (reading 4: "look at it without showing it"), the
+# doodle while the hourglass runs when doodling on the phones, then each voter's ballot (reading
+# 6), which a voter may change until the last vote is in.
+def _read_subject(state: State, seat: int) -> Prompt:
+    return Prompt(N_("read your word") if state.current.subject_card else N_("see your number"))
+
+
+def _draw(state: State) -> list[int]:
+    return _everyone(state) if state.options.doodle_on_phone else []
+
+
+def _your_ballot(state: State, seat: int) -> Prompt:
+    if _all_voted(state, state.current, seat):
+        return Prompt(N_("change your votes"), optional=True)
+    return Prompt(N_("vote on the doodles"))
+
+
 # Once everyone has voted (the reveal, the round's scores): what a late tap gets.
 VOTED_REPEATS: dict[type[Action], Any] = {PencilsDown: always, SubjectCard: _same_card, Vote: _same_vote, Skip: _skipped}
 VOTED_REFUSALS: dict[type[Action], Any] = {StartTimer: N_("The doodling for this round is over."), PauseTimer: TIME_UP, ResumeTimer: TIME_UP,
@@ -999,7 +1017,7 @@ VOTED_REFUSALS: dict[type[Action], Any] = {StartTimer: N_("The doodling for this
 # doodling), the votes, the reveal artist by artist, the round's scores.
 PHASES = Phases(Phase, {
     Phase.SUBJECT: During(
-        moves=(StartTimer, SubjectCard), prompts=_everyone,
+        moves=(StartTimer, SubjectCard), prompts=_everyone, prompt=_read_subject,
         offered=lambda state: (StartTimer, SubjectCard) if state.options.subject_cards == "physical" else (StartTimer,),
         # A vote's own refusal (for one's own doodle) before the phase's, as before the table.
         repeats={NextRound: _started_already, Vote: _same_vote},
@@ -1008,12 +1026,11 @@ PHASES = Phases(Phase, {
                   Vote: VOTING_STARTS, Skip: SKIP_AWAITED, Reveal: REVEAL_AFTER_VOTES, NextRound: FINISH_REVEALING}),
     Phase.DOODLE: During(
         moves=(PauseTimer, ResumeTimer, RestartTimer, PencilsDown, Doodle, Stroke, Vote, Skip),
-        offered=_doodling, seats={Vote: _voters}, prompts=lambda state: _everyone(state) if (
-            state.options.doodle_on_phone) else (),
+        offered=_doodling, seats={Vote: _voters}, prompts=_draw, prompt=lambda state, seat: Prompt(N_("draw your doodle")),
         repeats={StartTimer: always, SubjectCard: _same_card, NextRound: _started_already},
         refusals={SubjectCard: CARD_BEFORE_HOURGLASS, Reveal: REVEAL_AFTER_VOTES, NextRound: FINISH_REVEALING}),
     Phase.VOTE: During(
-        moves=(RestartTimer, Vote, Skip), awaits=_to_vote, seats={Vote: _voters},
+        moves=(RestartTimer, Vote, Skip), awaits=_to_vote, seats={Vote: _voters}, prompts=_voters, prompt=_your_ballot,
         offered=lambda state: (RestartTimer, Vote, Skip) if _no_votes_yet(state) else (Vote, Skip),
         repeats={StartTimer: always, PencilsDown: always, SubjectCard: _same_card, NextRound: _started_already},
         refusals={PauseTimer: TIME_UP, ResumeTimer: TIME_UP, SubjectCard: CARD_BEFORE_HOURGLASS,

@@ -90,7 +90,7 @@ from games import content
 from games.base import (
     Screens, View,
     always, refusal_after,
-    GAME_OVER, HOST, LIMIT, TABLE, Action, Actions, Declared, During, N_, Name, Phases, Player,
+    GAME_OVER, HOST, LIMIT, TABLE, Action, Actions, Declared, During, N_, Name, Phases, Player, Prompt,
     Reason, RuleError, Say, Score, Seat, Standings, Table, TieBreak, envelope, evolve, is_number, ranking,
     read_model, read_options, require, rng_for, seat_of, sum_points,
 )
@@ -1122,6 +1122,26 @@ def _not_finished(state: State) -> list[int]:
     return [p.seat for p in state.players if p.seat not in state.finished]
 
 
+def _everyone(state: State) -> list[int]:
+    return [p.seat for p in state.players]
+
+
+# Who has something to see or do (a seat without a phone is offered the tablet for it): each
+# player arranges their ink cards (phase 1; with the app's cards, on the screen, and may move them
+# until the guessing starts), then writes guesses for both neighbours (phase 2; a line of this
+# round may be changed until everyone is done), then puts back and draws (phase 3).
+def _arranging(state: State, seat: int) -> Prompt:
+    if seat in state.finished:
+        return Prompt(N_("change your arrangement"), optional=True)
+    return Prompt(N_("arrange your ink cards"))
+
+
+def _guessing(state: State, seat: int) -> Prompt:
+    if seat in state.finished:
+        return Prompt(N_("change your guesses"), optional=True)
+    return Prompt(N_("guess your neighbours' words"))
+
+
 GUESSING_STARTS = N_("Guessing starts once everyone has arranged their ink cards.")
 NEAR_MISSES_LATER = N_("Near misses are accepted once the clue cards are revealed.")
 CONFIRMED_LATER = N_("The scores are confirmed after the third round.")
@@ -1136,14 +1156,17 @@ LATER: dict[type[Action], Any] = {Accept: NEAR_MISSES_LATER, Unaccept: NEAR_MISS
 PHASES = Phases(Phase, {
     Phase.ARRANGE: During(
         moves=(FinishArranging, Arrange), awaits=_not_finished, seats={FinishArranging: _not_finished},
+        prompts=lambda state: _everyone(state) if state.virtual else (), prompt=_arranging,
         offered=lambda state: (FinishArranging, Arrange) if state.virtual else (FinishArranging,),
         repeats={FinishGuessing: lambda state, seat, action: state.round > 1, PutBack: _drawn_already},
         refusals={**LATER, Guess: GUESSING_STARTS, FinishGuessing: GUESSING_STARTS}),
     Phase.GUESS: During(
         moves=(FinishGuessing, Guess), awaits=_not_finished, seats={FinishGuessing: _not_finished},
+        prompts=_everyone, prompt=_guessing,
         repeats={FinishArranging: always}, refusals={**LATER, Arrange: _arrangements_stay}),
     Phase.DRAW: During(
         moves=(PutBack,), awaits=lambda state: [p.seat for p in state.players if p.seat not in state.put_back_of],
+        prompt=lambda state, seat: Prompt(N_("put back ink cards and draw")),
         repeats={FinishArranging: always, FinishGuessing: always},
         refusals={**LATER, Arrange: _arrangements_stay, Guess: N_("The guessing is over for this round.")}),
     Phase.REVIEW: During(

@@ -104,7 +104,7 @@ from games import content, inkblots
 from games.base import (
     Screens, View,
     refusal_after,
-    GAME_OVER, HOST, TABLE, Action, Actions, Declared, During, Int, N_, Name, Phases, Player, Reason,
+    GAME_OVER, HOST, TABLE, Action, Actions, Declared, During, Int, N_, Name, Phases, Player, Prompt, Reason,
     RuleError, Say, Score, Standings, Table, Word, envelope, evolve, is_number, ranking, read_model,
     read_options, require, rng_for, seat_of, seated_at_the_end, sum_points,
 )
@@ -683,6 +683,18 @@ def _to_pick(state: State) -> list[int]:
     return [p.seat for p in state.players if p.seat not in picked and p.seat not in state.skipped]
 
 
+def _pickers(state: State) -> list[int]:
+    return [p.seat for p in state.players if p.seat not in state.skipped]
+
+
+def _your_pick(state: State, seat: int) -> Prompt:
+    """Each player secretly chooses a blot (reading "Round Order"); a pick made may be changed
+    until the last one is in, as the dice stay hidden until everyone has decided."""
+    if seat in dict(state.picks):
+        return Prompt(N_("change your pick"), optional=True)
+    return Prompt(N_("pick a blot"))
+
+
 def _host_moves(state: State) -> list[type[Action]]:
     """The host's moves after a reveal, as the options and the table have them."""
     options, moves = state.options, list[type[Action]]()
@@ -707,8 +719,7 @@ def _skipped(state: State, host: Any, action: Skip) -> bool:
 # A question: every seat not skipped picks a blot, secretly; the reveal; the host's choices of blots.
 PHASES = Phases(Phase, {
     PICKING: During(
-        moves=(Pick, Skip), awaits=_to_pick, seats={Pick: lambda state: [
-            p.seat for p in state.players if p.seat not in state.skipped]},
+        moves=(Pick, Skip), awaits=_to_pick, seats={Pick: _pickers}, prompts=_pickers, prompt=_your_pick,
         # At least two players must pick: a host's skip needs a third seat still picking.
         offered=lambda state: (Pick, Skip) if len(state.players) - len(state.skipped) >= 3 else (Pick,),
         repeats={NextRound: lambda state, host, action: action.round in (None, state.round)},

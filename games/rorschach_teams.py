@@ -89,7 +89,7 @@ from pydantic import BeforeValidator, ConfigDict, Field, Strict
 
 from games.base import (
     Screens, View,
-    GAME_OVER, HOST, LIMIT, TABLE, Action, Actions, Count, Declared, During, Exactly, Phases, Player,
+    GAME_OVER, HOST, LIMIT, TABLE, Action, Actions, Count, Declared, During, Exactly, Phases, Player, Prompt,
     Reason, RuleError, Say, Score, Standings, Table, N_, envelope, evolve, is_number, ranking,
     read_model, read_options, require, rng_for, seat_of, sum_points,
 )
@@ -817,6 +817,11 @@ def _no_second_guess(state: State) -> RuleError:
     return RuleError(ALREADY_GUESSED)
 
 
+def _says(msgid: str) -> Any:
+    """A phase's prompt: the same few words to each seat it prompts."""
+    return lambda state, seat: Prompt(msgid)
+
+
 NOT_BEFORE_MATCHING = N_("The test subject can only change before the matching is placed.")
 ALREADY_GUESSED = N_("The test team has already guessed this round.")
 GUESS_AFTER_MATCHING = N_("Wait for the test subject to place the matching before guessing.")
@@ -829,28 +834,31 @@ MARKERS_PLACED = N_("Your markers are already placed; the matching cannot change
 PHASES = Phases(Phase, {
     HIDING: During(
         moves=(Hide, ChooseTestSubject), awaits=_control, repeats=_repeats(NextRound),
+        prompt=_says(N_("hide an image with your team")),
         seats={Hide: _control, ChooseTestSubject: lambda state: state.members(state.round.test_team)},
         refusals={Match: N_("Wait for the control team to hide an image first."), Guess: GUESS_AFTER_MATCHING,
                   ControlGuess: ANSWER_AFTER_GUESS, NextRound: _still_playing}),
     MATCHING: During(
         moves=(ChooseTestSubject, Match), awaits=lambda state: (state.round.test_subject,),
+        prompt=_says(N_("match each image to a word")),
         repeats=_repeats(Hide, NextRound),
         seats={ChooseTestSubject: lambda state: state.members(state.round.test_team),
                Match: lambda state: (state.round.test_subject,)},
         refusals={Hide: _face_down, Guess: GUESS_AFTER_MATCHING, ControlGuess: ANSWER_AFTER_GUESS,
                   NextRound: _still_playing}),
     GUESSING: During(
-        moves=(Guess,), awaits=_testers, seats={Guess: _testers},
+        moves=(Guess,), awaits=_testers, seats={Guess: _testers}, prompt=_says(N_("guess an image's word with your team")),
         repeats=_repeats(ChooseTestSubject, Hide, Match, NextRound),
         refusals={ChooseTestSubject: NOT_BEFORE_MATCHING, Hide: _face_down, Match: MARKERS_PLACED,
                   ControlGuess: ANSWER_AFTER_GUESS, NextRound: _still_playing}),
     CONTROL: During(
         moves=(ControlGuess,), awaits=_control, seats={ControlGuess: _control},
+        prompt=_says(N_("agree with the guess, or name another word")),
         repeats=_repeats(ChooseTestSubject, Hide, Match, Guess, NextRound),
         refusals={ChooseTestSubject: NOT_BEFORE_MATCHING, Hide: _face_down, Match: MARKERS_PLACED,
                   Guess: ALREADY_GUESSED, NextRound: _still_playing}),
     SECOND_GUESS: During(
-        moves=(Guess,), awaits=_testers, seats={Guess: _testers},
+        moves=(Guess,), awaits=_testers, seats={Guess: _testers}, prompt=_says(N_("make a second guess with your team")),
         repeats=_repeats(ChooseTestSubject, Hide, Match, ControlGuess, NextRound),
         refusals={ChooseTestSubject: NOT_BEFORE_MATCHING, Hide: _face_down, Match: MARKERS_PLACED,
                   ControlGuess: ALREADY_ANSWERED, NextRound: _still_playing}),

@@ -428,6 +428,14 @@ def test_doodles_on_paper_the_photos_take_the_host_screen_for_the_vote_and_the_r
     truth = room.view()["reveal"]["revealed"][1]
     assert current.get_attribute("data-photo") == slot["Benedetta"]
     assert f"{truth['subject']} · {truth['word']}" in current.inner_text()
+    # Issue 31: the doodle just revealed is shown large in its own reveal, not as a thumbnail.
+    for size, page in walk.screens.hosts.items():
+        width, height = page.viewport_size["width"], page.viewport_size["height"]
+        big = page.locator(f'.dd-artist [data-photo="{slot["Benedetta"]}"] img')
+        page.wait_for_function(LOADED.replace("#live [data-photo", ".dd-artist [data-photo"), arg=slot["Benedetta"])
+        picture = big.bounding_box()
+        assert picture["height"] > height / 3 and picture["width"] > width / 4, (size, picture)
+        assert picture["y"] + picture["height"] <= height, (size, picture)
     room.act("host", "reveal", artist=seat["Cleo"])
     room.act("host", "reveal", artist=seat["Dan"])
     room.act("host", "reveal", artist=seat["Evangelina"])

@@ -203,3 +203,122 @@ def test_a_doodles_player_is_prompted_for_the_secret_subject_before_the_hourglas
     assert prompted_seats(doodles, on_paper) == frozenset()
     state = doodles.apply(state, HOST, {"type": "pencils_down"}, NOW + 1)
     assert prompted_seats(doodles, state) == doodles.waiting_for(state) == {p.seat for p in players}
+
+
+# --- who has something to see or do, as each rulebook says (issue 31) ---------------------------
+
+def prompts_of(engine: Any, state: Any) -> dict[int, tuple[str, bool]]:
+    """Each prompted seat: what it has to see or do, and whether that is only a change."""
+    return {seat: (p.says, p.optional) for seat in prompted_seats(engine, state)
+            if (p := engine.PHASES.prompt(state, seat)) is not None}
+
+
+def test_dixit_prompts_the_storyteller_s_card_and_clue_each_place_then_each_vote():
+    """Dixit (dixit-pl.txt, "Round"): the storyteller chooses a card and says the clue; everyone
+    says where their card lies and may change it until the reveal (issue 31: a slip is fixed by the
+    one who made it); everyone but the storyteller votes and may change it until the last vote is
+    in, while the storyteller may still move their place (a quiet offer); the reveal asks nothing."""
+    dixit = GAMES["dixit"]
+    state = dixit.setup([Player(i, NAMES[i]) for i in range(4)], {}, 5)
+    teller = state.storyteller
+    place, tell = ("say where your card is", False), ("choose a card, say the clue, then say where it is", False)
+    assert prompts_of(dixit, state) == {s: tell if s == teller else place for s in range(4)}
+    state = dixit.apply(state, 1, {"type": "claim", "position": 2}, NOW)
+    assert prompts_of(dixit, state)[1] == ("change where your card is", True)
+    assert dixit.waiting_for(state) == {0, 2, 3} - {1}
+    for seat, position in ((0, 1), (2, 3), (3, 4)):
+        state = dixit.apply(state, seat, {"type": "claim", "position": position}, NOW)
+    assert state.phase == "voting"
+    voters = {s for s in range(4) if s != teller}
+    assert prompts_of(dixit, state) == {s: ("vote for the storyteller's card", False) for s in voters} | {
+        teller: ("change where your card is", True)}
+    voter = min(voters)
+    mine = dict(state.claims)[voter][0]
+    state = dixit.apply(state, voter, {"type": "vote", "position": next(k for k in (1, 2, 3, 4) if k != mine)}, NOW)
+    assert prompts_of(dixit, state)[voter] == ("change your vote", True)
+    for seat in sorted(voters - {voter}):
+        own = dict(state.claims)[seat][0]
+        state = dixit.apply(state, seat, {"type": "vote", "position": next(k for k in (1, 2, 3, 4) if k != own)}, NOW)
+    assert state.phase == "revealed" and prompts_of(dixit, state) == {}
+
+
+def test_doodles_prompts_each_subject_token_then_the_doodle_then_each_ballot():
+    """Doodles (doodles.txt, "First phase"): everyone looks at their subject token before the
+    hourglass; doodling on the phones, everyone draws while it runs (on paper, the app asks
+    nothing); everyone votes for every other doodle ("Second phase"), and may change a vote until
+    the last is in; the scoring asks nothing of the players."""
+    doodles = GAMES["doodles"]
+    players = [Player(i, NAMES[i]) for i in range(3)]
+    state = doodles.setup(players, {"doodle_on_phone": True}, 3)
+    assert prompts_of(doodles, state) == {s: ("read your word", False) for s in range(3)}
+    numbers = doodles.setup(players, {"subject_cards": "physical"}, 3)
+    numbers = doodles.apply(numbers, HOST, {"type": "subject_card", "words": []}, NOW)
+    assert prompts_of(doodles, numbers) == {s: ("see your number", False) for s in range(3)}
+    state = doodles.apply(state, HOST, {"type": "start_timer"}, NOW)
+    assert prompts_of(doodles, state) == {s: ("draw your doodle", False) for s in range(3)}
+    state = doodles.apply(state, HOST, {"type": "pencils_down"}, NOW + 1)
+    assert prompts_of(doodles, state) == {s: ("vote on the doodles", False) for s in range(3)}
+    for artist in (1, 2):
+        state = doodles.apply(state, 0, {"type": "vote", "artist": artist, "subject": 1}, NOW + 2)
+    assert prompts_of(doodles, state)[0] == ("change your votes", True) and 0 not in doodles.waiting_for(state)
+    for voter, artists in ((1, (0, 2)), (2, (0, 1))):
+        for artist in artists:
+            state = doodles.apply(state, voter, {"type": "vote", "artist": artist, "subject": 2}, NOW + 2)
+    assert state.phase == "reveal" and prompts_of(doodles, state) == {}
+
+
+def test_rorschach_prompts_each_pick_which_may_change_until_the_dice_are_revealed():
+    """Rorschach (rorschach-2008.txt, "Round Order"): each player secretly chooses a blot and
+    hides the die until everyone has decided; a skipped player has nothing to choose."""
+    rorschach = GAMES["rorschach"]
+    state = rorschach.setup([Player(i, NAMES[i]) for i in range(4)], {}, 7)
+    assert prompts_of(rorschach, state) == {s: ("pick a blot", False) for s in range(4)}
+    state = rorschach.apply(state, 0, {"type": "pick", "number": 1}, NOW)
+    state = rorschach.apply(state, HOST, {"type": "skip", "seat": 3}, NOW)
+    assert prompts_of(rorschach, state) == {0: ("change your pick", True), 1: ("pick a blot", False),
+                                            2: ("pick a blot", False)}
+    for seat in (1, 2):
+        state = rorschach.apply(state, seat, {"type": "pick", "number": 2}, NOW)
+    assert state.phase == "reveal" and prompts_of(rorschach, state) == {}
+
+
+def test_rorschach_teams_prompts_the_control_team_then_only_the_test_subject_then_the_guessers():
+    """Rorschach (teams) (rorschach-teams.txt, "Playing the game"): the control team hides an
+    image; then only the test subject matches, secretly; the rest of the test team guesses; the
+    control team agrees or names another word."""
+    rt = GAMES["rorschach-teams"]
+    state = rt.setup([Player(i, NAMES[i]) for i in range(4)], {}, seed=11)
+    test, control = state.members(state.round.test_team), state.members(state.round.control_team)
+    assert prompts_of(rt, state) == {s: ("hide an image with your team", False) for s in control}
+    state = rt.apply(state, control[0], {"type": "hide", "image": 4}, NOW)
+    subject = state.round.test_subject
+    assert prompts_of(rt, state) == {subject: ("match each image to a word", False)}
+    state = rt.apply(state, subject, {"type": "match", "matching": {"1": "A", "2": "B", "3": "C"}}, NOW)
+    guessers = {s for s in test if s != subject}
+    assert prompts_of(rt, state) == {s: ("guess an image's word with your team", False) for s in guessers}
+    words = state.round.words
+    state = rt.apply(state, min(guessers), {"type": "guess", "image": 1, "word": words[0]}, NOW)
+    assert prompts_of(rt, state) == {s: ("agree with the guess, or name another word", False) for s in control}
+
+
+def test_inkling_prompts_each_arrangement_then_each_guessing_sheet_then_the_draw():
+    """Inkling (inkling.txt, "How to Play"): everyone arranges their ink cards (with the app's
+    cards, on the screen, movable until the guessing starts), then guesses both neighbours' words
+    (a line of this round may change until everyone is done), then puts back and draws."""
+    inkling = GAMES["inkling"]
+    state = inkling.setup([Player(i, NAMES[i]) for i in range(3)], {"ink_cards": "virtual"}, 4)
+    assert prompts_of(inkling, state) == {s: ("arrange your ink cards", False) for s in range(3)}
+    state = inkling.apply(state, 0, {"type": "finish_arranging"}, NOW)
+    assert prompts_of(inkling, state)[0] == ("change your arrangement", True)
+    physical = inkling.setup([Player(i, NAMES[i]) for i in range(3)], {"ink_cards": "physical"}, 4)
+    physical = inkling.apply(physical, 0, {"type": "finish_arranging"}, NOW)
+    assert set(prompts_of(inkling, physical)) == {1, 2}  # paper cards on the table: nothing to change here
+    for seat in (1, 2):
+        state = inkling.apply(state, seat, {"type": "finish_arranging"}, NOW)
+    assert prompts_of(inkling, state) == {s: ("guess your neighbours' words", False) for s in range(3)}
+    state = inkling.apply(state, 1, {"type": "finish_guessing"}, NOW)
+    assert prompts_of(inkling, state)[1] == ("change your guesses", True)
+    for seat in (0, 2):
+        state = inkling.apply(state, seat, {"type": "finish_guessing"}, NOW)
+    assert state.phase == "draw"
+    assert prompts_of(inkling, state) == {s: ("put back ink cards and draw", False) for s in range(3)}

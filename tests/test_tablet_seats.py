@@ -268,7 +268,7 @@ def test_the_hosts_view_and_screen_hold_no_secret_of_the_player_without_a_phone(
     for html in (page, live):
         assert "You said" not in html and "Where is your card" not in html
         assert 'data-for=' not in html  # no seat's screen in the host's own page
-        assert "Ann&#39;s screen" in html or "Ann's screen" in html  # the offer, not the screen
+        assert "Ann: change where your card is" in html  # the offer (issue 31: it says what), not the screen
     # Only the privacy cover's request shows her screen, with her own claim.
     screen = host_page(client, t, f"/tablet/{t.seats['Ann']}")
     assert screen.status_code == 200 and screen.headers["Cache-Control"] == "no-store"

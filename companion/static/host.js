@@ -43,12 +43,16 @@
   // ---- Tablet seats ("pass the tablet", companion/web/tablet.py): begin ----
   // A player without a phone plays on the host screen. The offer ([data-tablet]) opens a cover over
   // the whole page that hides the table and asks them to tap when only they are looking; then the
-  // cover shows their own phone screen, asked for again whenever the host screen moves on, and
-  // closes when the game no longer waits for them (their data-turn goes from 1 to 0) or moves on to
-  // another phase (the host screen then offers the tablet again for the next step), on "Done —
+  // cover shows their own phone screen, asked for again whenever the host screen moves on. What the
+  // seat has now is its screen's data-tablet-status (the game's declaration: "waited", "prompted",
+  // "optional", or nothing). While the table waits for their move the cover hides the whole table;
+  // while the table's own step runs (a word to read before the host turns the hourglass, a doodle
+  // drawn while it runs) their screen lies beside the table, whose hourglass and controls stay in
+  // view and in reach. It closes once the move the table waited for is made, when they have
+  // nothing left (the host screen then offers the tablet again for the next step), on "Done —
   // hand back", or when there is nothing left to play. Nothing of their screen stays in the page.
   // Every move sent from inside it carries "for": their seat (seatOf, in act's request).
-  var tablet = null;  // the open cover: {cover, url, shown, turn, phase, asked, version, moving, stilled}
+  var tablet = null;  // the open cover: {cover, url, shown, status, phase, asked, version, moving, stilled}
 
   function forSeat(el) {
     var holder = el && el.closest ? el.closest("[data-for]") : null;
@@ -85,7 +89,25 @@
     if (!tablet) return;
     tablet.stilled.forEach(function (el) { el.inert = false; });
     tablet.cover.remove();
+    document.body.classList.remove("tablet-beside");
     tablet = null;
+  }
+
+  // Beside the table (its step runs: #live stays in view and in reach), or over all of it.
+  function lay(mine, has) {
+    var beside = has === "prompted" || has === "optional";
+    mine.cover.classList.toggle("beside", beside);
+    mine.cover.setAttribute("aria-modal", beside ? "false" : "true");  // the table beside is for everyone
+    document.body.classList.toggle("tablet-beside", beside);
+    if (live && mine.stilled.indexOf(live) >= 0) live.inert = !beside;
+  }
+
+  // Whether the cover is done with: the move the table waited for is made (or the game moved on
+  // from the step it waited for), or the seat has nothing left to see or do.
+  function done(mine, has, phase) {
+    if (!has) return true;
+    if (mine.status === "waited" && has !== "waited") return true;
+    return mine.phase !== null && phase !== mine.phase && (mine.status === "waited" || mine.status === "optional");
   }
 
   // While the cover is open the page behind it is inert: no tap, no Tab and no screen reader
@@ -105,7 +127,7 @@
     var cover = template.content.firstElementChild.cloneNode(true);
     cover.querySelector("[data-tablet-question]").textContent = offer.dataset.tabletAsk;
     document.body.insertBefore(cover, toast);  // outside #live: the host's updates leave it be
-    tablet = { cover: cover, url: offer.dataset.tablet, shown: false, turn: null, phase: null, asked: 0, version: null,
+    tablet = { cover: cover, url: offer.dataset.tablet, shown: false, status: null, phase: null, asked: 0, version: null,
                moving: 0, stilled: still(cover) };
     var show = cover.querySelector("[data-tablet-show]");
     if (show) show.focus();
@@ -135,15 +157,16 @@
     mine.version = versionOf(tag);
     // The game's own scripts set up what they show on a phone (a typed guess kept, a layout).
     screen.dispatchEvent(new CustomEvent("live:update", { bubbles: true }));
-    var seat = screen.querySelector("[data-phase]");
-    var turn = seat && seat.dataset.turn || "0", phase = seat ? seat.dataset.phase : null;
-    if (screen.querySelector("[data-tablet-over]") || (mine.turn === "1" && turn === "0")
-        || (mine.phase !== null && phase !== mine.phase)) {
-      closeTablet();  // done: the game waits for them no more, or has moved on to its next step
+    var seat = screen.querySelector("[data-phase]"), holder = screen.querySelector("[data-tablet-status]");
+    var has = holder ? holder.dataset.tabletStatus : "", phase = seat ? seat.dataset.phase : null;
+    // The first screen shows whatever it says (she asked for it); later ones close it when done.
+    if (screen.querySelector("[data-tablet-over]") || (mine.status !== null && done(mine, has, phase))) {
+      closeTablet();
       return;
     }
-    mine.turn = turn;
+    mine.status = has;
     mine.phase = phase;
+    lay(mine, has);
     stale();  // the host screen saw a later version meanwhile
   }
 

@@ -2,13 +2,17 @@
 
 A seat added without a phone (the host's ``seat_without_phone``, in the lobby) or whose phone is
 gone (``pass_tablet``: accepted only once that phone has been offline past the grace period, and it
-signs that phone out, ``companion/rooms/door.py``) is played from the host screen (``Room.tablet``). When the game waits for
-such a seat, the host screen offers "Pass the tablet to Ann" (``templates/tablet_offer.html``): a
-privacy cover over the whole page hides the table and says whose turn it is ("Ann: tap when only
-you are looking"); on her tap the page asks this blueprint for her own phone screen
-(``templates/phone_live.html`` rendered for her seat, in ``templates/tablet_seat.html``) and shows
-it in the cover, refreshed whenever the room moves on; the cover closes again when the game no
-longer waits for her, or on "Done — hand back" (``static/app.js``, the tablet block).
+signs that phone out, ``companion/rooms/door.py``) is played from the host screen (``Room.tablet``). Whenever the
+game declares that such a seat has something to see or do (its ``PHASES`` prompts, read by
+:func:`tablet_offers`), the host screen offers "Pass the tablet to Ann" and says what for
+(``templates/tablet_offer.html``); a move made that she may still change, quietly. A privacy cover
+over the page hides the table and says whose turn it is ("Ann: tap when only you are looking"); on
+her tap the page asks this blueprint for her own phone screen (``templates/phone_live.html``
+rendered for her seat, in ``templates/tablet_seat.html``, with what she has now) and shows it in
+the cover, refreshed whenever the room moves on: over the whole table while the table waits for
+her, beside it while the table's own step runs (its hourglass and controls in reach). The cover
+closes once her awaited move is made or she has nothing left, or on "Done — hand back"
+(``static/host.js``, the tablet block).
 
 Her buttons post to the usual actions endpoint with the host's credential and ``"for": seat``
 (app.js's ``act`` puts it in every move made inside the cover, and, while the cover shows her screen,
@@ -27,7 +31,7 @@ from flask import Blueprint, Response, current_app, render_template
 from flask_babel import gettext
 from markupsafe import escape
 
-from games.base import HOST, RuleError
+from games.base import HOST, RuleError, prompt_for
 
 from companion.photos.service import view_of as photo_view
 from companion.rooms.room import Room, played_from_the_tablet
@@ -37,6 +41,37 @@ from companion.web.i18n import say
 from companion.web.pages import _live_context
 
 bp = Blueprint("tablet", __name__)
+
+
+@bp.app_template_global()
+def tablet_offers(room: Room) -> list[dict]:
+    """What the host screen offers each seat it plays, in seating order, from the game's own
+    declaration of who has something to see or do (``PHASES``, games/base.py ``prompt_for``):
+    ``status`` "waited" (the table waits for their move), "prompted" (something to see or do: a
+    secret word to read, a doodle to draw) or "optional" (a move made that may still change), and
+    ``says``, what, in the page's language. A seat with nothing now is left out. Nothing here is
+    a secret: who is awaited or prompted is public, and so is what the phase asks of them."""
+    if not room.started or room.ended or not room.tablet:
+        return []
+    out = []
+    for seat in room.seats:
+        offer = _offer(room, seat.seat) if seat.seat in room.tablet else None
+        if offer is not None:
+            out.append({"seat": seat.seat, "name": seat.name, **offer})
+    return out
+
+
+def _offer(room: Room, seat: int) -> dict | None:
+    """What ``seat`` has now (its status and what to say), or None: nothing."""
+    if seat in room.sitting_out:
+        return None
+    engine, state = room.engine, room.state
+    prompt = prompt_for(engine, state, seat)
+    waited = seat in engine.waiting_for(state)
+    if prompt is None and not waited:
+        return None
+    status = "waited" if waited else "optional" if prompt is not None and prompt.optional else "prompted"
+    return {"status": status, "says": gettext(prompt.says) if prompt is not None else None}
 
 
 def _refused(sentence: str, status: int) -> Response:
@@ -67,9 +102,10 @@ def seat_screen(code: str, seat: int):
         return _refused(say(refusal), 403)
     if not room.started or room.ended:
         # Nothing to play (the game went back to the lobby, or the table closed): the cover closes.
-        body = render_template("tablet_seat.html", room=room, viewer=seat, name=name, v=None)
+        body = render_template("tablet_seat.html", room=room, viewer=seat, name=name, v=None, offer=None)
     else:
         context = _live_context(room, seat)
+        context["offer"] = _offer(room, seat)
         if "photos" in context["v"]:  # her photos, as the host screen may fetch them for her
             context["v"] = {**context["v"], "photos": photo_view(room, seat, on_the_tablet=True)}
         body = render_template("tablet_seat.html", name=name, **context)
