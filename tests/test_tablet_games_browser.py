@@ -164,8 +164,8 @@ def test_a_dixit_player_without_a_phone_tells_places_and_votes_a_whole_game_from
     """Dixit at four to 30 points (the shortest whole game: seven rounds as the votes fall here),
     Dan without a phone. Every round the host offers him the tablet to place his card (as the
     storyteller: to choose it and say the clue first), then to vote; a vote made is offered
-    quietly for a change; nothing while the table reveals, nor to the storyteller while the others
-    vote."""
+    quietly for a change; nothing while the table reveals; while the others vote the storyteller
+    is offered only a quiet change of his place (a slip is fixed until the reveal, issue 31)."""
     table = Tablet(server, browser, "dixit", ("Ann", "Ben", "Cat"), "Dan", options={"end_at_30": True})
     host, room = table.host, table.room
     seats = {p["name"]: p["seat"] for p in room.view()["players"]}
@@ -198,7 +198,7 @@ def test_a_dixit_player_without_a_phone_tells_places_and_votes_a_whole_game_from
         for name in phones[:-1]:
             table.tap(table.phones[name], table.phones[name].locator(".pad button", has_text=str(target[name])))
         if teller == "Dan":
-            assert table.offer() == ""  # the storyteller doesn't vote
+            assert table.offer() == "Dan: change where your card is"  # he doesn't vote, may move his place
         else:
             cover = table.pass_tablet("vote for the storyteller's card")
             first = target["Dan"] if changed else next(k for k in range(1, 5) if k not in (target["Dan"], place["Dan"]))
