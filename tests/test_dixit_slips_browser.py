@@ -36,6 +36,13 @@ def claim_all(phones, claims):
             expect(phones[name].locator(".note", has_text="You said:")).to_contain_text(f"You said: {position}.")
 
 
+def vote_all(phones, votes):
+    """Each voter taps a place on their ballot (Ann tells the story)."""
+    for name, position in votes.items():
+        phones[name].wait_for_selector("text=Which card is Ann's?")
+        tap(phones[name], ".pad >> nth=0", position)
+
+
 def test_a_player_who_tapped_the_storytellers_place_fixes_it_on_the_ballot(server, browser):
     """The stumble as reported: Ben taps Ann's place (2) by mistake, sees on his ballot that 2 is
     greyed as his, changes his place to 1 there, votes for 2; the round is scored rightly, and the
@@ -78,9 +85,7 @@ def test_a_clash_is_confirmed_and_moved_with_feedback_and_the_host_goes_back_to_
     shot = Shots()
     host, phones = start(browser, server)
     claim_all(phones, {"Ann": 2, "Ben": 1, "Cat": 3, "Dan": 3})
-    for name, position in {"Ben": 2, "Cat": 2, "Dan": 2}.items():
-        phones[name].wait_for_selector("text=Which card is Ann's?")
-        tap(phones[name], ".pad >> nth=0", position)
+    vote_all(phones, {"Ben": 2, "Cat": 2, "Dan": 2})
     host.wait_for_selector("text=Two players named the same place")
 
     cat, dan = phones["Cat"], phones["Dan"]
@@ -121,9 +126,7 @@ def test_a_late_arrival_during_the_reveal_is_welcomed_and_the_reveal_stays_as_it
     shot = Shots()
     host, phones = start(browser, server)
     claim_all(phones, {"Ann": 2, "Ben": 1, "Cat": 3, "Dan": 4})
-    for name, position in {"Ben": 2, "Cat": 2, "Dan": 1}.items():
-        phones[name].wait_for_selector("text=Which card is Ann's?")
-        tap(phones[name], ".pad >> nth=0", position)
+    vote_all(phones, {"Ben": 2, "Cat": 2, "Dan": 1})
     host.wait_for_selector("text=The reveal")
     assert columns(host) == 4
     before = host.locator(".dx-slots").inner_text()

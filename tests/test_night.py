@@ -246,6 +246,10 @@ def test_the_host_ends_dixit_after_two_rounds_and_the_night_keeps_them(table):
     lobby = t.view("Ben")
     assert lobby["game"] == "doodles" and lobby["night"] == ended["night"]
     assert "nothing to undo" in t.act("host", "undo", expect=400)["error"]  # history now
+    t.act("host", "start")  # the next game is played: nothing of the end is left on it
+    doodles = t.view("host")
+    assert doodles["ended_early"] is None and doodles["winners"] == [] and doodles["can"]
+    assert doodles["night"] == ended["night"]
 
 
 def test_undo_takes_the_end_back_until_the_next_game_starts(table):

@@ -625,7 +625,7 @@ def _next_game(room, entry, at):
     else:
         options = normalize_options(engine.Options, options)
     # The same phones, seats and order; the game's own state starts afresh, and undo with it.
-    return evolve(room, game=entry.game, options=options, state=None,
+    return evolve(room, game=entry.game, options=options, state=None, ended_early=None,
                   seed=None, moves=NO_MOVES, start_players=(), photos=(), night=night)
 
 

@@ -16,7 +16,7 @@ from flask import (Blueprint, Response, abort, current_app, redirect, render_tem
                    send_from_directory, url_for)
 
 from games import GAMES
-from games.base import HOST, RuleError, prompted_seats, takes_late_arrivals
+from games.base import HOST, RuleError, prompt_for, takes_late_arrivals
 
 from flask_babel import get_locale, gettext
 
@@ -231,11 +231,17 @@ def _qr_svg(code: str) -> bytes:
 @bp.app_template_global()
 def has_a_move(room, v) -> bool:
     """Whether the phone's own player has a move to make or something to see now (awaited, or
-    prompted by the game's declared phases): its page keeps its screen awake (static/app.js)."""
+    prompted by the game's declared phases, a change aside): its page keeps its screen awake
+    (static/app.js)."""
     you = v.get("you")
     if not you or not room.started or v.get("ended") or v.get("ended_early") or room.state is None:
         return False
-    return you["seat"] in v.get("waiting_for", ()) or you["seat"] in prompted_seats(room.engine, room.state)
+    if you["seat"] in v.get("waiting_for", ()):
+        return True
+    # Something to see or do, not only a change of a move already made (a quiet offer): the
+    # screen may sleep while its player waits for the others.
+    prompt = prompt_for(room.engine, room.state, you["seat"])
+    return prompt is not None and not prompt.optional
 
 
 @bp.app_template_global()
