@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_tablet_games_browser import COVER, Tablet, draw, in_view
+from tests.test_tablet_games_browser import (COVER, Tablet, doodles_ballot_on_the_tablet, doodles_ballots_on_the_phones,
+                                             draw, in_view)
 
 pytestmark = [pytest.mark.browser, pytest.mark.sweep]  # a whole evening: a minute or two
 
@@ -113,15 +114,8 @@ def test_an_evening_that_follows_the_table(server, browser):
 
     host.wait_for_selector(f"{COVER}:not(.beside) .dd-ballot")
     table.shot("doodles-fay-votes")
-    rows = cover.locator(".dd-ballot-row").count()
-    for k in range(rows):
-        cover.locator(".dd-ballot-row").nth(k).locator(".dd-pad button").first.click()
-        if k < rows - 1:  # her last vote closes the cover
-            cover.locator(".dd-ballot-row").nth(k).locator(".dd-pad button[aria-pressed=true]").wait_for()
-    table.handed_back()
-    for phone in phones.values():
-        for k in range(phone.locator(".dd-ballot-row").count()):
-            table.tap(phone, phone.locator(".dd-ballot-row").nth(k).locator(".dd-pad button").nth(1))
+    doodles_ballot_on_the_tablet(table, cover)
+    doodles_ballots_on_the_phones(table)
     assert table.current()["phase"] == "reveal"
     table.shot("doodles-reveal")
     for _ in range(len(PHONES) + 1):

@@ -94,6 +94,24 @@ def draw(page, canvas, points):
     page.mouse.up()
 
 
+def doodles_ballot_on_the_tablet(table, cover):
+    """The seat without a phone fills her Doodles ballot in the cover (each doodle's first
+    number); her last vote closes the cover."""
+    rows = cover.locator(".dd-ballot-row").count()
+    for k in range(rows):
+        cover.locator(".dd-ballot-row").nth(k).locator(".dd-pad button").first.click()
+        if k < rows - 1:  # her last vote closes the cover
+            cover.locator(".dd-ballot-row").nth(k).locator(".dd-pad button[aria-pressed=true]").wait_for()
+    table.handed_back()  # her ballot is in
+
+
+def doodles_ballots_on_the_phones(table):
+    """Every phone fills its Doodles ballot (each doodle's second number)."""
+    for phone in table.phones.values():
+        for k in range(phone.locator(".dd-ballot-row").count()):
+            table.tap(phone, phone.locator(".dd-ballot-row").nth(k).locator(".dd-pad button").nth(1))
+
+
 def test_a_doodles_player_without_a_phone_reads_her_word_draws_and_votes_from_the_tablet(server, browser):
     """Doodles on the phones' screens, one round, three players: Cat has no phone. Before the
     hourglass the host offers her the tablet to read her word; her screen lies beside the table,
@@ -137,16 +155,9 @@ def test_a_doodles_player_without_a_phone_reads_her_word_draws_and_votes_from_th
     # The vote: the table waits for her ballot, so the cover hides the table.
     host.wait_for_selector(f"{COVER}:not(.beside) .dd-ballot")
     table.shot("vote-cat-votes")
-    rows = cover.locator(".dd-ballot-row").count()
-    for k in range(rows):
-        cover.locator(".dd-ballot-row").nth(k).locator(".dd-pad button").first.click()
-        if k < rows - 1:  # her last vote closes the cover
-            cover.locator(".dd-ballot-row").nth(k).locator(".dd-pad button[aria-pressed=true]").wait_for()
-    table.handed_back()  # her ballot is in
+    doodles_ballot_on_the_tablet(table, cover)
     assert room.view()["phase"] == "vote"
-    for phone in table.phones.values():
-        for k in range(phone.locator(".dd-ballot-row").count()):
-            table.tap(phone, phone.locator(".dd-ballot-row").nth(k).locator(".dd-pad button").nth(1))
+    doodles_ballots_on_the_phones(table)
     view = table.current()
     assert view["phase"] == "reveal"
     assert table.offer() == ""  # nothing of hers in the reveal: no offer at all

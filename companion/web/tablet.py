@@ -63,8 +63,8 @@ def tablet_offers(room: Room) -> list[dict]:
 
 def _offer(room: Room, seat: int) -> dict | None:
     """What ``seat`` has now (its status and what to say), or None: nothing."""
-    if seat in room.sitting_out:
-        return None
+    if seat in room.sitting_out or room.ended_early is not None:
+        return None  # sitting this game out, or the host ended the game: nothing to play
     engine, state = room.engine, room.state
     prompt = prompt_for(engine, state, seat)
     waited = seat in engine.waiting_for(state)
