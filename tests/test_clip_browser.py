@@ -1,0 +1,72 @@
+"""Issue 32's clipped and crowded words, measured in a real browser in each language.
+
+The home page in one even grid with its last two sections in view at 1280x800; the join page's
+language pills apart from its heading; labels whole (an element's scrollWidth within its
+clientWidth). Set SCREENSHOTS=dir to keep a picture of each page.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import HOST, PHONE, Shots
+
+pytestmark = pytest.mark.browser
+
+LANGUAGES = ("en", "it", "pl")
+
+CLIPPED = """selector => Array.from(document.querySelectorAll(selector))
+    .filter(el => el.scrollWidth > el.clientWidth + 1)
+    .map(el => [el.tagName, el.textContent.trim().slice(0, 60), el.scrollWidth, el.clientWidth])"""
+
+
+def page_in(browser, server, language, device):
+    """A new page of ``device`` whose own language (the cookie) is ``language``."""
+    context = browser.new_context(**device)
+    context.add_cookies([{"name": "tc_lang", "value": language, "url": server.url}])
+    return context.new_page()
+
+
+def test_the_home_page_is_one_even_grid_with_score_only_and_joining_in_view(server, browser):
+    """Issue 32: Inkling alone on a second row, its button out of line with the others, and
+    "Score only" and "Joining from a phone?" below the fold at 1280x800."""
+    shot = Shots()
+    for language in LANGUAGES:
+        page = page_in(browser, server, language, HOST)
+        page.goto(server.url + "/")
+        shot(page, f"home-{language}")
+        cards = page.evaluate("""() => Array.from(document.querySelectorAll('.game-card')).map(card => {
+            const r = card.getBoundingClientRect(), b = card.querySelector('button').getBoundingClientRect();
+            return {top: r.top, bottom: r.bottom, width: r.width, button: b.bottom}; })""")
+        where = f"{language}: {cards}"
+        assert len(cards) == 5, where
+        assert len({round(c["top"]) for c in cards}) == 1, where  # one row, nobody alone below
+        assert max(c["width"] for c in cards) - min(c["width"] for c in cards) < 2, where
+        assert max(c["button"] for c in cards) - min(c["button"] for c in cards) < 2, where  # buttons on one line (their feet)
+        for heading in ("score-only", "joining"):
+            box = page.locator(f"#{heading}").evaluate(
+                "el => { const r = el.parentElement.getBoundingClientRect(); return r.bottom; }")
+            assert box <= 800, f"{language}: #{heading} section ends at {box}"
+        assert page.evaluate("document.documentElement.scrollHeight") <= 800, (language, page.evaluate("document.documentElement.scrollHeight"))
+        assert page.evaluate(CLIPPED, ".game-card button, .game-card h2") == [], language
+        names = page.locator(".lang-switch a").all_inner_texts()
+        assert names[:3] == ["English", "Italiano", "Polski"], names
+        page.context.close()
+
+
+def test_the_join_page_keeps_its_language_pills_apart_from_its_heading(server, browser):
+    """Issue 32: the join page's language pills touched its heading."""
+    shot = Shots()
+    host = browser.new_context(**HOST).new_page()
+    host.goto(server.url + "/")
+    host.get_by_role("button", name="Open a table for Dixit").click()
+    code = host.inner_text(".qr-box .code").strip()
+    for language in LANGUAGES:
+        phone = page_in(browser, server, language, PHONE)
+        phone.goto(f"{server.url}/j/{code}")
+        pills = phone.locator(".lang-switch").bounding_box()
+        heading = phone.locator("main h1").bounding_box()
+        assert heading["y"] - (pills["y"] + pills["height"]) >= 12, f"{language}: {pills} {heading}"
+        assert phone.locator(".lang-switch a").all_inner_texts()[:3] == ["English", "Italiano", "Polski"]
+        shot(phone, f"join-{language}")
+        phone.context.close()
