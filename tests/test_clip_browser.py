@@ -70,3 +70,39 @@ def test_the_join_page_keeps_its_language_pills_apart_from_its_heading(server, b
         assert phone.locator(".lang-switch a").all_inner_texts()[:3] == ["English", "Italiano", "Polski"]
         shot(phone, f"join-{language}")
         phone.context.close()
+
+
+
+FACES = """() => Array.from(document.querySelectorAll('form[data-options] .select-shown > span'))
+    .map(el => [el.textContent.trim(), el.scrollWidth <= el.clientWidth + 1 && el.scrollHeight <= el.clientHeight + 1])"""
+NAMES = ["Ann", "Ben", "Cleo", "Dan", "Eve", "Fay", "Gus"]
+
+
+def full_room(server, game, language, players):
+    """A room of ``game`` speaking ``language`` with ``players`` seats taken (the API)."""
+    import requests
+
+    room = requests.post(f"{server.url}/api/v1/rooms", json={"game": game, "language": language},
+                         timeout=10).json()
+    for name in NAMES[:players]:
+        assert requests.post(f"{server.url}/api/v1/rooms/{room['code']}/seats", json={"name": name},
+                             timeout=10).status_code == 201
+    return room
+
+
+@pytest.mark.parametrize("size", [HOST["viewport"], {"width": 1920, "height": 1080}])
+def test_the_doodles_lobby_shows_each_choice_whole_in_every_language(server, browser, size):
+    """Issue 32: "Virtual: the app…", "Mixed: easy an…", "The artist whos…" cut in the lobby; a
+    full table (seven) still fits the screen with them whole."""
+    from tests.table import overflow
+
+    shot = Shots()
+    host = browser.new_context(viewport=size).new_page()
+    for language in LANGUAGES:
+        room = full_room(server, "doodles", language, 7)
+        host.goto(room["host_url"])
+        host.wait_for_selector(f".seats li >> text={NAMES[-1]}")
+        faces = host.evaluate(FACES)
+        shot(host, f"doodles-lobby-{language}-{size['width']}")
+        assert len(faces) >= 4 and all(whole for _, whole in faces), f"{language}: {faces}"
+        assert overflow(host) == {"height": 0, "width": 0}, language
