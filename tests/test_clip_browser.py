@@ -106,3 +106,29 @@ def test_the_doodles_lobby_shows_each_choice_whole_in_every_language(server, bro
         shot(host, f"doodles-lobby-{language}-{size['width']}")
         assert len(faces) >= 4 and all(whole for _, whole in faces), f"{language}: {faces}"
         assert overflow(host) == {"height": 0, "width": 0}, language
+
+
+TABS = """() => Array.from(document.querySelectorAll('.page-tabs label .t'))
+    .map(el => [el.textContent.trim(), el.scrollWidth <= el.clientWidth + 1 && el.scrollHeight <= el.clientHeight + 1])"""
+
+
+@pytest.mark.parametrize("game", ["dixit", "doodles", "rorschach", "rorschach-teams", "inkling"])
+def test_the_score_only_step_tabs_show_each_step_whole_in_every_language(server, browser, game):
+    """Issue 32: the score-only helper's step tabs were cut ("Where did each card …") on a tablet
+    held upright; each tab's title is whole, in each language, at each game's largest table (a
+    tab a player: seven of them), and the page still fits."""
+    from tests.table import HELPER_TABLET, overflow
+    from tests.test_helper_steps_browser import start_sheet
+
+    shot = Shots()
+    page = start_sheet(browser, server, game)  # its largest table, the longest names
+    for language in LANGUAGES:
+        page.context.add_cookies([{"name": "tc_lang", "value": language, "url": server.url}])
+        page.reload()
+        page.wait_for_selector(".page-tabs label")
+        assert page.evaluate("document.documentElement.lang") == language
+        tabs = page.evaluate(TABS)
+        shot(page, f"steps-{game}-{language}")
+        assert len(tabs) >= 2 and all(whole for _, whole in tabs), f"{language}: {tabs}"
+        assert overflow(page) == {"height": 0, "width": 0}, language
+    assert HELPER_TABLET["viewport"]["width"] == page.viewport_size["width"]
