@@ -36,9 +36,9 @@ def in_view(page, locator) -> bool:
                          locator.element_handle())
 
 
-def round_two(server) -> Room:
-    """A room of six in round 2's arranging, every hand of 11 ink cards, each player's first five
-    laid in a row (the host shows them)."""
+def round_two(server, laying=NAMES) -> Room:
+    """A room of six in round 2's arranging, every hand of 11 ink cards, the first five of each of
+    ``laying`` laid in a row (the host shows them)."""
     room = Room(server, "inkling", NAMES, {"ink_cards": "virtual"})
     room.act("host", "start")
     for action in ("finish_arranging", "finish_guessing"):
@@ -46,7 +46,7 @@ def round_two(server) -> Room:
             room.act(name, action)
     for name in NAMES:
         room.act(name, "put_back", cards=[])
-    for name in NAMES:
+    for name in laying:
         hand = room.view(name)["you"]["hand"]
         assert len(hand) == 11
         room.act(name, "arrange", cards=[{"card": c["card"], "x": 12.5 * k + 20, "y": 30 + 5 * (k % 2)}
@@ -56,9 +56,9 @@ def round_two(server) -> Room:
 
 def test_the_phone_arranges_eleven_cards_on_one_screen_with_its_clue_card_folded(server, browser):
     shot = Shots()
-    room = round_two(server)
+    room = round_two(server, laying=NAMES[1:])
     phone = room.open_phone(browser, "Ann")
-    phone.wait_for_selector("[data-hand] .ink >> nth=10")
+    phone.wait_for_selector("[data-hand] .ink:not([hidden]) >> nth=10")
     shot(phone, "inkling-fit-phone-arrange")
     assert phone.evaluate("() => document.scrollingElement.scrollHeight") <= phone.evaluate("() => innerHeight")
     assert in_view(phone, phone.locator("[data-board]")), "the table where letters land is below the fold"
@@ -73,6 +73,13 @@ def test_the_phone_arranges_eleven_cards_on_one_screen_with_its_clue_card_folded
     phone.wait_for_selector(".ik-card .clue >> visible=true")
     assert phone.locator(".ik-card .clue").count() == 6
     shot(phone, "inkling-fit-phone-clue-open")
+    for _ in range(4):  # letters laid land in view, and the page still fits
+        phone.locator("[data-hand] .ink:not([hidden])").first.click()
+    phone.wait_for_function("() => document.querySelectorAll('[data-board] [data-laid]').length === 4")
+    clue.locator("summary").click()
+    assert not phone.locator(".ik-card .clue").first.is_visible()
+    assert phone.evaluate("() => document.scrollingElement.scrollHeight") <= phone.evaluate("() => innerHeight")
+    shot(phone, "inkling-fit-phone-laid")
     # The longest words of each language stay whole in a chip.
     clipped = phone.evaluate("""words => { const chip = document.querySelector('.ik-card .clue');
         const w = chip.querySelector('.w'); const out = [];
