@@ -111,3 +111,19 @@ def test_the_host_zooms_each_table_to_the_letters_laid(server, browser, size):
         const h = Math.max(...cards.map(r => r.bottom)) - Math.min(...cards.map(r => r.top));
         return Math.max(w / s.width, h / s.height); })""")
     assert min(fill) >= 0.8, fill
+
+
+@pytest.mark.parametrize("language", ["en", "it", "pl"])
+def test_the_guess_boxes_say_what_goes_in_them_whole(server, browser, language):
+    """A guess box's placeholder is whole in half a phone, in each language."""
+    room = Room(server, "inkling", NAMES, {"ink_cards": "virtual"}, language=language)
+    room.act("host", "start")
+    for name in NAMES:
+        room.act(name, "finish_arranging")
+    phone = room.open_phone(browser, "Cleo")
+    phone.wait_for_selector("form[data-guess] input >> nth=1")
+    Shots()(phone, f"inkling-fit-phone-guess-{language}")
+    cut = phone.evaluate("""() => Array.from(document.querySelectorAll('form[data-guess] input'), el => {
+        const said = el.placeholder; el.value = said; const cut = el.scrollWidth > el.clientWidth; el.value = '';
+        return cut ? said : null; }).filter(Boolean)""")
+    assert cut == []
