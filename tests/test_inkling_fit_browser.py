@@ -12,7 +12,7 @@ import pytest
 
 from games import inkling
 from tests.browser import Shots
-from tests.table import TABLET, TV, Room, overflow
+from tests.table import TABLET, TV, Room, overflow, small_buttons
 
 pytestmark = pytest.mark.browser
 
@@ -79,6 +79,7 @@ def test_the_phone_arranges_eleven_cards_on_one_screen_with_its_clue_card_folded
     clue.locator("summary").click()
     assert not phone.locator(".ik-card .clue").first.is_visible()
     assert phone.evaluate("() => document.scrollingElement.scrollHeight") <= phone.evaluate("() => innerHeight")
+    assert small_buttons(phone) == []  # a laid card is still a thumb's size
     shot(phone, "inkling-fit-phone-laid")
     # The longest words of each language stay whole in a chip.
     clipped = phone.evaluate("""words => { const chip = document.querySelector('.ik-card .clue');
