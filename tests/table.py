@@ -49,10 +49,10 @@ def read_minimum(width: int) -> float:
 class Room:
     """A room driven through the JSON API, opened in the browser by its host link or seat cookies."""
 
-    def __init__(self, server, game="dixit", players=("Ann", "Ben", "Cat", "Dan"), options=None):
+    def __init__(self, server, game="dixit", players=("Ann", "Ben", "Cat", "Dan"), options=None, language="en"):
         self.server = server
         created = requests.post(f"{server.url}/api/v1/rooms",
-                                json={"game": game, "options": options or {}}, timeout=10)
+                                json={"game": game, "options": options or {}, "language": language}, timeout=10)
         assert created.status_code == 201, created.text
         data = created.json()
         self.code, self.host_token = data["code"], data["host_token"]

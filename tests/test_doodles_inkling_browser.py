@@ -89,6 +89,7 @@ def test_a_host_and_three_phones_play_inkling_rounds_of_guessing(server, browser
     host.wait_for_selector("text=Lay out your ink cards")
     cards = {}
     for name, phone in phones.items():
+        phone.locator(".ik-card-box summary").click()  # the clue card is folded until tapped
         phone.wait_for_selector(".ik-card .clue")
         cards[name] = [c.inner_text().split(None, 1)[1].strip() for c in phone.locator(".ik-card .clue").all()]
         assert len(cards[name]) == 6
