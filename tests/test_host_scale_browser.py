@@ -20,7 +20,6 @@ EIGHT = ("Ann", "Benedetta", "Cleo", "Dan", "Evangelina", "Finn", "Gus", "Hana")
 SIXTEEN = (*EIGHT, "Ivo", "Jo", "Kai", "Lea", "Mo", "Nia", "Oto", "Pia")
 # Who the table waits for, game by game: the word on Dixit's and Doodles' chips ("thinking…",
 # "placed ✓"), Rorschach's waiting line and its column of picks.
-STAGE = False  # the stage's share is measured from the next commit on
 CHIPS = ".who .p .state, .rs-waiting, .rs-matrix td.pick"
 
 
@@ -75,7 +74,7 @@ class Host:
         self.pages = {"1280": room.open_host(browser, TABLET), "1920": room.open_host(browser, TV)}
         self.problems: list[str] = []
 
-    def check(self, phase, stage=STAGE, chips=False, badges=True):
+    def check(self, phase, stage=True, chips=False, badges=True):
         version = self.room.view()["version"]
         for size, page in self.pages.items():
             wait_for_version(page, version)
@@ -125,7 +124,7 @@ def test_doodles_at_seven_fills_the_tv_and_its_hourglass_is_large(server, browse
     host.check("hourglass")
     for size, page in host.pages.items():
         height = page.locator(".hourglass .hg-time").bounding_box()["height"]
-        if STAGE and height < 0.25 * page.viewport_size["height"]:
+        if height < 0.25 * page.viewport_size["height"]:
             host.problems.append(f"doodles-7 hourglass {size}: its time is {height:.0f} px high")
     room.act("host", "pencils_down")
     seat = {p["name"]: p["seat"] for p in room.view()["players"]}
@@ -144,5 +143,5 @@ def test_rorschach_fills_the_tv_and_its_sixteen_badges_stay_apart(server, browse
     room.act("host", "start")
     if picks:
         room.act("Ann", "pick", number=1)
-    host.check("picking" if picks else "start", chips=picks, stage=stage and STAGE)
+    host.check("picking" if picks else "start", chips=picks, stage=stage)
     host.close()
