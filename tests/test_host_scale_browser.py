@@ -15,6 +15,7 @@ from tests.browser import Shots
 from tests.table import TABLET, TV, Room, overflow, wait_for_version
 
 pytestmark = pytest.mark.browser
+TV4K = {"viewport": {"width": 3840, "height": 2160}}
 
 EIGHT = ("Ann", "Benedetta", "Cleo", "Dan", "Evangelina", "Finn", "Gus", "Hana")
 SIXTEEN = (*EIGHT, "Ivo", "Jo", "Kai", "Lea", "Mo", "Nia", "Oto", "Pia")
@@ -69,9 +70,11 @@ def badge_overlaps(page) -> list[str]:
 class Host:
     """The host screen at both sizes, measured at each phase."""
 
-    def __init__(self, room, browser, name):
+    def __init__(self, room, browser, name, tv4k=False):
         self.room, self.name, self.shots = room, name, Shots()
         self.pages = {"1280": room.open_host(browser, TABLET), "1920": room.open_host(browser, TV)}
+        if tv4k:  # a 4K TV in its own browser: the same screen, twice the size
+            self.pages["3840"] = room.open_host(browser, TV4K)
         self.problems: list[str] = []
 
     def check(self, phase, stage=True, chips=False, badges=True):
@@ -89,7 +92,7 @@ class Host:
                 heights = chip_heights(page)
                 if not heights:
                     self.problems.append(f"{where}: no waiting chips")
-                elif min(heights) < (24 if size == "1920" else 17):
+                elif min(heights) < (17 if size == "1280" else 24):
                     self.problems.append(f"{where}: waiting chips' words {min(heights):.1f} px high")
             if badges and (overlaps := badge_overlaps(page)):
                 self.problems.append(f"{where}: presence badges overlap: {overlaps}")
@@ -102,7 +105,7 @@ class Host:
 
 def test_dixit_at_eight_fills_the_tv(server, browser):
     room = Room(server, "dixit", EIGHT, {"extended_player_counts": True})
-    host = Host(room, browser, "dixit-8")
+    host = Host(room, browser, "dixit-8", tv4k=True)
     room.act("host", "start")
     host.check("claiming", chips=True)
     cards = {name: i + 1 for i, name in enumerate(EIGHT)}
