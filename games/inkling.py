@@ -1342,6 +1342,16 @@ def _tie_break_view(standing: Standings) -> dict | None:
             "guesses": dict(tie.figures)}
 
 
+def _lead(standing: Standings) -> dict | None:
+    """Who leads at the review and on what: the points, or the tie-break (the fewest guesses)
+    between leaders level on points; None while nobody has a point, since a "lead" at 0 points
+    would be the tie-break alone."""
+    if not any(standing.totals.values()):
+        return None
+    decided = standing.tie_break is not None and standing.tie_break.decided
+    return {"names": list(standing.winners), "on": "tie_break" if decided else "points"}
+
+
 def view(state: State, viewer: Any) -> View:
     """What ``viewer`` (a seat, HOST or TABLE) may see: never another seat's unrevealed secret."""
     phase = state.phase
@@ -1395,7 +1405,7 @@ def view(state: State, viewer: Any) -> View:
         details["near_misses_open"] = sum(
             len(hints) for columns in score.facts["suggested_near_misses"].values() for hints in columns.values())
         if phase is Phase.REVIEW:
-            details["leaders"] = list(standing.winners)
+            details["lead"] = _lead(standing)
     by_name = {p.name: p.seat for p in state.players}
     return envelope(game=NAME, title=TITLE, phase=phase, players=state.players,
                     scores={by_name[n]: t for n, t in standing.totals.items()}, viewer=viewer, you=you,

@@ -310,6 +310,20 @@ def test_a_whole_inkling_game_with_virtual_ink_through_the_api(app, table):
     refused(t, "Ann", "guess", "game is over", neighbour=seats["Ben"], word="late")
 
 
+def test_an_inkling_review_at_no_points_names_no_leader(app, table):
+    """A "lead" at 0 points would be the tie-break (the fewest guesses) alone: the host says so."""
+    t = table(game="inkling", players=INKERS)
+    for rnd in (1, 2, 3):
+        for step in ("finish_arranging", "finish_guessing"):
+            if rnd == 1 and step == "finish_guessing":
+                t.act("Ann", "guess", neighbour=t.seats["Ben"], word="zzzq")
+            for n in INKERS:
+                t.act(n, step)
+    assert t.view("host")["phase"] == "review" and t.view("host")["lead"] is None
+    html = page(app.test_client(), t, "host")
+    assert "No points yet." in html and "Leading now" not in html
+
+
 def test_inkling_bad_input_gets_a_sentence_and_changes_nothing(table):
     players = ("Ann", "Ben", "Cat", "Dan")
     t = table(game="inkling", players=players)

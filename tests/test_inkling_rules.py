@@ -160,7 +160,7 @@ def test_kierri_scores_twenty_two_points_in_a_game_played_through_the_engine():
         ("Andrea", 6, 5),
     ]
     assert kierri["total"] == 22
-    assert view["leaders"] == ["Kierri"] and view["winners"] == []
+    assert view["lead"] == {"names": ["Kierri"], "on": "points"} and view["winners"] == []
     state = act(state, HOST, type="confirm_scores")
     final = inkling.view(state, TABLE)
     assert final["winners"] == ["Kierri"] and final["scores_final"]
@@ -920,6 +920,26 @@ def test_leaders_with_as_many_guesses_share_the_victory_and_the_tie_break_says_s
     assert unknown.winners == ("B", "C") and unknown.tie_break is None
 
 
+def test_nobody_leads_the_review_while_nobody_has_a_point():
+    # Only the tie-break (the fewest guesses) would tell Kierri and Andrea from Pete at 0 points.
+    state = reviewed(("Pete", "Andrea", ["wrong"]))
+    assert inkling.view(state, TABLE)["lead"] is None
+    # Andrea finds Pete's word: its value for her guessing, as much for Pete's ink; level on
+    # points, Pete (no guess made) leads on the tie-break, and the review says which.
+    scored = reviewed(("Andrea", "Pete", ["head"]))
+    assert inkling.view(scored, TABLE)["lead"] == {"names": ["Pete"], "on": "tie_break"}
+
+
+def test_a_lead_on_the_tie_break_says_so():
+    players = ["A", "B", "C"]
+    guessing = {"A": {"B": 0, "C": 0}, "B": {"C": 1, "A": 0}, "C": {"A": 0, "B": 1}}
+    decided = inkling.standings(table(*players), [inkling.score_from_guessing(players, guessing, {"A": 1, "B": 3, "C": 4})])
+    assert decided.winners == ("B",)
+    assert inkling._lead(decided) == {"names": ["B"], "on": "tie_break"}
+    shared = inkling.standings(table(*players), [inkling.score_from_guessing(players, guessing, {"A": 1, "B": 4, "C": 4})])
+    assert inkling._lead(shared) == {"names": ["B", "C"], "on": "points"}
+
+
 def test_live_play_takes_its_totals_end_and_winners_from_the_same_standings():
     state = reviewed(("Pete", "Andrea", ["office", "wrong"]), ("Andrea", "Pete", ["head"]), ("Kierri", "Pete", ["x"]))
     score = inkling.score_game(["Kierri", "Pete", "Andrea"], {"Kierri": KIERRI, "Pete": PETE, "Andrea": ANDREA},
@@ -931,7 +951,7 @@ def test_live_play_takes_its_totals_end_and_winners_from_the_same_standings():
         assert view["standings"] == expected
         assert {p["name"]: p["score"] for p in view["players"]} == expected["totals"]
         assert view["reasons"] == [r.as_json() for r in score.reasons]
-    assert inkling.view(state, TABLE)["leaders"] == ["Andrea"] == expected["winners"]
+    assert inkling.view(state, TABLE)["lead"]["names"] == ["Andrea"] == expected["winners"]
     assert inkling.view(act(state, HOST, type="confirm_scores"), TABLE)["winners"] == ["Andrea"]
     before = inkling.view(to_guessing(kierri_game()), TABLE)
     assert before["standings"]["over"] is False and before["winners"] == [] and "reasons" not in before

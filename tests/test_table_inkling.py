@@ -234,6 +234,8 @@ def test_six_players_with_virtual_ink_spell_guess_draw_and_end_on_a_tie_the_gues
     assert "1 near miss to rule on" in host.inner_text(".ik-final")
     sheets = {s["name"]: s for s in room.view()["scoresheets"]}
     assert sheets["Ann"]["total"] == 3 and sheets["Ben"]["total"] == 3
+    # Level on the most points, Ben (4 guesses to Ann's 14) leads on the tie-break, and it says so.
+    assert "Leading now, on the tie-break (the fewest guesses): Ben." in host.inner_text(".ik-head")
     # The final button comes after the near misses, in reading order, and says what it does.
     final = host.get_by_role("button", name="Make the scores final")
     accept = host.get_by_role("button", name=f"Accept as {near}?")
@@ -298,6 +300,8 @@ def test_six_players_with_the_boxs_ink_cards_end_with_a_shared_win(server, brows
     host.wait_for_selector(".ik-sheet")
     screens.check("review", reads=INK_READS)
     assert "Check every card with its owner" in host.inner_text(".ik-final")
+    # Level on points and on guesses: the lead is shared, and no tie-break is claimed.
+    assert host.inner_text(".ik-head").endswith("Leading now: Ann and Ben.")
     host.get_by_role("button", name="Make the scores final").click()
     host.wait_for_selector(".podium")
     screens.check("over", reads=INK_READS)
