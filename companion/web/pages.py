@@ -16,13 +16,14 @@ from flask import (Blueprint, Response, abort, current_app, redirect, render_tem
                    send_from_directory, url_for)
 
 from games import GAMES
-from games.base import HOST, RuleError, prompt_for, takes_late_arrivals
+from games.base import HOST, RuleError, takes_late_arrivals
 
 from flask_babel import get_locale, gettext
 
 from companion.web import forms, identity, limits, wifi
 from companion.web.i18n import browser_language, phone_language, say
 from companion.web.api import absolute_url, join_url, no_room_sentence, normal_code
+from companion.rooms.calls import call_of
 from companion.rooms.room import new_player_refusal, token_hash, undo_question
 from companion.rooms.service import NoSuchRoom
 
@@ -230,18 +231,12 @@ def _qr_svg(code: str) -> bytes:
 
 @bp.app_template_global()
 def has_a_move(room, v) -> bool:
-    """Whether the phone's own player has a move to make or something to see now (awaited, or
-    prompted by the game's declared phases, a change aside): its page keeps its screen awake
-    (static/app.js)."""
+    """Whether the phone's own player has a move to make or something to see now, a change of a
+    move made aside (the screen may sleep while its player waits for the others): its page keeps
+    its screen awake (static/app.js)."""
     you = v.get("you")
-    if not you or not room.started or v.get("ended") or v.get("ended_early") or room.state is None:
-        return False
-    if you["seat"] in v.get("waiting_for", ()):
-        return True
-    # Something to see or do, not only a change of a move already made (a quiet offer): the
-    # screen may sleep while its player waits for the others.
-    prompt = prompt_for(room.engine, room.state, you["seat"])
-    return prompt is not None and not prompt.optional
+    call = call_of(room, you["seat"]) if you else None
+    return call is not None and call.status != "optional"
 
 
 @bp.app_template_global()

@@ -31,9 +31,10 @@ from flask import Blueprint, Response, current_app, render_template
 from flask_babel import gettext
 from markupsafe import escape
 
-from games.base import HOST, RuleError, prompt_for
+from games.base import HOST, RuleError
 
 from companion.photos.service import view_of as photo_view
+from companion.rooms.calls import call_of
 from companion.rooms.room import Room, played_from_the_tablet
 from companion.web import identity
 from companion.web.api import normal_code
@@ -46,7 +47,7 @@ bp = Blueprint("tablet", __name__)
 @bp.app_template_global()
 def tablet_offers(room: Room) -> list[dict]:
     """What the host screen offers each seat it plays, in seating order, from the game's own
-    declaration of who has something to see or do (``PHASES``, games/base.py ``prompt_for``):
+    declaration of who has something to see or do (``PHASES``, read by companion/rooms/calls.py):
     ``status`` "waited" (the table waits for their move), "prompted" (something to see or do: a
     secret word to read, a doodle to draw) or "optional" (a move made that may still change), and
     ``says``, what, in the page's language. A seat with nothing now is left out. Nothing here is
@@ -63,15 +64,10 @@ def tablet_offers(room: Room) -> list[dict]:
 
 def _offer(room: Room, seat: int) -> dict | None:
     """What ``seat`` has now (its status and what to say), or None: nothing."""
-    if seat in room.sitting_out or room.ended_early is not None:
-        return None  # sitting this game out, or the host ended the game: nothing to play
-    engine, state = room.engine, room.state
-    prompt = prompt_for(engine, state, seat)
-    waited = seat in engine.waiting_for(state)
-    if prompt is None and not waited:
+    call = call_of(room, seat)
+    if call is None:
         return None
-    status = "waited" if waited else "optional" if prompt is not None and prompt.optional else "prompted"
-    return {"status": status, "says": gettext(prompt.says) if prompt is not None else None}
+    return {"status": call.status, "says": gettext(call.prompt.says) if call.prompt is not None else None}
 
 
 def _refused(sentence: str, status: int) -> Response:
