@@ -27,11 +27,19 @@ SeatNumber = Annotated[int, Field(strict=True, ge=0, le=10_000), Say("There is n
 RequestNumber = Annotated[int, Field(strict=True, ge=0, le=10_000), Say("That phone is no longer waiting.")]
 
 
+# The id a page gives each move it sends (the ``Idempotency-Key`` header, companion/web/api.py):
+# the room records a move id once per actor, so a move sent again is not made again.
+MOVE_ID = r"^[A-Za-z0-9_-]{8,64}$"
+MoveId = Annotated[str, Field(strict=True, pattern=MOVE_ID)]
+
+
 class Entry(Declared):
-    """A room's entry: ``by`` is whoever made it (the server adds it; None for the server's own)."""
+    """A room's entry: ``by`` is whoever made it (the server adds it; None for the server's own);
+    ``move_id`` the id its page gave it, if any."""
 
     type: str
     by: Actor | None = None
+    move_id: MoveId | None = None
     host_only: ClassVar[bool] = False
 
 

@@ -154,6 +154,14 @@ class Room:
     # left, as of when) of each actor's token bucket.
     log_bytes: int = 0
     buckets: dict = field(default_factory=dict)
+    # actor -> the ids of its last RECENT_MOVES recorded moves (the ``move_id`` of their entries),
+    # worked out from the log by every replay: a move sent again with one of them is not made again.
+    recent_moves: dict = field(default_factory=dict)
+    # Where the table is (the lobby, or the game's phase and round; the night's games; an early
+    # end), and the version it got there: a move a page sends again after a lost connection,
+    # made on a screen older than that, belongs to a step the table has left (``moved_on``).
+    stage: tuple = ()
+    stage_since: int = 0
 
     @property
     def engine(self):
@@ -262,7 +270,7 @@ def apply_entry(room: Room, body: dict, at: float) -> Room:
     require(actor == HOST or any(s.seat == actor for s in room.seats),
             "You are not seated in this game.")
     require(actor not in room.sitting_out, "You sit this game out: you play again in the next one.")
-    action = {k: v for k, v in body.items() if k not in ("by", "for")}
+    action = {k: v for k, v in body.items() if k not in ("by", "for", "move_id")}
     state = room.engine.apply(room.state, actor, action, at)
     if state == room.state:
         return room
@@ -699,11 +707,46 @@ _HANDLERS = {
 assert set(_HANDLERS) == set(entries.ENTRIES)
 
 
+# How many of each actor's last move ids a room remembers: a page sends again only the moves it
+# has not heard answered, its last one or few, so a repeat older than these does not happen.
+RECENT_MOVES = 32
+
+
 def logged(changed: Room, body: dict, at: float, size: int, seq: int, limits: Bounds = DEFAULT) -> Room:
     """``changed``, the room after entry ``body`` (``size`` bytes, made at ``at``), as entry number
-    ``seq`` of its log: its version, its log's bytes and its actor's bucket (``limits``'s paces)."""
+    ``seq`` of its log: its version, its log's bytes, its actor's bucket (``limits``'s paces) and
+    its actor's recent move ids."""
+    recent = changed.recent_moves
+    if body.get("move_id"):
+        actor = body.get("by")
+        mine = (*recent.get(actor, ())[1 - RECENT_MOVES:], body["move_id"])
+        recent = {**recent, actor: mine}
+    stage = _stage(changed)
+    since = changed.stage_since if stage == changed.stage else seq
     return evolve(changed, version=seq, log_bytes=changed.log_bytes + size,
-                  buckets=limits.charged(changed.buckets, body.get("by"), at, size))
+                  buckets=limits.charged(changed.buckets, body.get("by"), at, size), recent_moves=recent,
+                  stage=stage, stage_since=since)
+
+
+def _stage(room: Room) -> tuple:
+    """Where the table is, as ``Room.stage`` keeps it: every game's state has its ``phase``, and
+    those with rounds their ``round``."""
+    if not room.started:
+        return ("lobby", len(room.night))
+    state: Any = room.state
+    return (str(state.phase), getattr(state, "round", None), len(room.night),
+            room.ended_early is not None)
+
+
+def moved_on(room: Room, acted_on: int | None) -> bool:
+    """Whether the table has left the step a page's screen showed at version ``acted_on``."""
+    return acted_on is not None and acted_on < room.stage_since
+
+
+def repeated(room: Room, actor, move_id: str | None) -> bool:
+    """Whether ``actor`` already made the move ``move_id`` in this room (its page sent it again:
+    a lost answer, a double tap)."""
+    return move_id is not None and move_id in room.recent_moves.get(actor, ())
 
 
 def replay(code: str, game: str, entries, room: Room | None = None, limits: Bounds = DEFAULT) -> Room:

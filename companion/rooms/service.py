@@ -59,6 +59,11 @@ class NoSuchRoom(Exception):
     """The room code names no room."""
 
 
+class MovedOn(StaleVersion):
+    """A move sent again after a lost connection belongs to a step the table has left since the
+    version its screen showed (a round ended, the game changed): it is not made."""
+
+
 class NotSeated(Exception):
     """The token names nobody who may act in the room: ``args[0]`` is None (no seat, or no longer),
     or the ``("request", id)`` of a phone the host has not let in yet; ``args[1]``, for a phone the
@@ -160,19 +165,23 @@ class Rooms:
         return room
 
     def act_with_token(self, code: str, hashed: str, action: dict, expected_version: int | None = None,
-                       beside=None):
+                       beside=None, move_id: str | None = None, acted_on: int | None = None):
         """Record ``action`` by whoever the token (its hash) names in the room at the moment the
         action is recorded; returns the room after it and that actor, or raises NotSeated.
         ``beside(tx, entry, now)``, when given, writes what goes beside the log with the entry (a
-        photo's image, companion/photos/), in the same transaction, once the room has accepted it."""
-        return self._record(code, None, action, expected_version, hashed, beside)
+        photo's image, companion/photos/), in the same transaction, once the room has accepted it.
+        ``move_id``: the page's id of the move; one its actor already made is not made again, and
+        is answered as the first time, with the room as it is now (even if it moved on since).
+        ``acted_on``: the version of the screen a move sent again was made on; if the table has
+        left that step since, MovedOn, and nothing changes."""
+        return self._record(code, None, action, expected_version, hashed, beside, move_id, acted_on)
 
     def wait(self, code: str, version: int, seconds: float) -> None:
         """Hold a poll until room ``code`` moves on from ``version``, at most ``seconds``."""
         self.changes.wait(code, version, seconds)
 
     def _record(self, code, actor, action, expected_version=None, hashed=None,
-                beside=None) -> tuple[rooms.Room, object]:
+                beside=None, move_id=None, acted_on=None) -> tuple[rooms.Room, object]:
         body = dict(action)
         body["by"] = actor
         if body.get("type") == "start":
@@ -186,8 +195,6 @@ class Rooms:
             if info is None:
                 raise NoSuchRoom(code)
             game, version, created = info
-            if expected_version is not None and expected_version != version:
-                raise StaleVersion(version)
             room = tx.shared.get(code)  # the room after an earlier job of this same transaction
             if room is None or room.version != version:
                 room = self._at(code, game, version, created, lambda c, after: tx.entries(after))
@@ -197,11 +204,21 @@ class Rooms:
                 if who is None or isinstance(who, tuple):
                     raise NotSeated(who, None if who else farewell_of(room, hashed))
                 entry = dict(body, by=who)
+                if move_id is not None:
+                    entry["move_id"] = move_id
             now = self.clock()
             # The actor's pace first (no move left: refused before the rules spend any time on
             # it), then the move itself; only a move that changes the room is then measured
             # against the room's cap and the actor's bytes (rooms/bounds.py).
             self.limits.check_pace(room.buckets, entry, now)
+            if rooms.repeated(room, entry["by"], move_id):
+                # Made already: its answer was lost, or the page sent it twice. Before the version
+                # check: that move is what moved the version on.
+                return room, entry["by"]
+            if rooms.moved_on(room, acted_on):
+                raise MovedOn(version)
+            if expected_version is not None and expected_version != version:
+                raise StaleVersion(version)
             changed = rooms.apply_entry(room, entry, now)
             if changed is room or changed == room:
                 return room, entry["by"]
@@ -328,4 +345,4 @@ def _weight(room: rooms.Room) -> int:
     return room.log_bytes + ROOM_WEIGHT
 
 
-__all__ = ["Rooms", "NoSuchRoom", "NotSeated", "StaleVersion", "HOST"]
+__all__ = ["Rooms", "NoSuchRoom", "NotSeated", "StaleVersion", "MovedOn", "HOST"]

@@ -71,6 +71,7 @@
         if (mine !== inFlight) return;
         failures = 0;
         document.body.classList.remove("offline");
+        sendKept();
         // The page has a version only once it shows it: a poll replaced while its body was still
         // coming (a photo just sent asks afresh) must not leave the page claiming what it never showed.
         if (answer !== null) showLive(answer.html, answer.tag);
@@ -182,18 +183,28 @@
 
   var OFFLINE = messages.offline || "The table's server cannot be reached. Check the Wi-Fi and try again.";
   var FAILED = messages.failed || "That did not work.";
+  var WAITING = messages.waiting || "Waiting for the Wi-Fi…";
+
+  // A move's id, made here: the server makes a move once per id (the Idempotency-Key header), so
+  // a move sent again after a lost answer, or tapped twice, is one move. getRandomValues, not
+  // randomUUID: the table's address is plain http on the home network, not a secure context.
+  function newId() {
+    var bytes = crypto.getRandomValues(new Uint8Array(12));
+    return btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_");
+  }
 
   // act(move, {from: element tapped, for: seat, versioned, quiet: no toast, url: a photo's address
-  // for a Blob move}) -> a promise of {ok, status, error, version}, never rejected (offline: status 0).
-  // A seat played on the host screen (the tablet's cover, host.js) is Companion.cover: it names the
-  // seat a move is made for and, while its screen shows, the screen that move answers.
+  // for a Blob move, id: the move's id if the page made one}) -> a promise of {ok, status, error, version}, never rejected (offline: status
+  // 0; a move kept to send again: queued). A seat played on the host screen (the tablet's cover,
+  // host.js) is Companion.cover: it names the seat a move is made for and, while its screen shows,
+  // the screen that move answers.
   function act(move, options) {
     options = options || {};
     var other = window.Companion.cover;
     var seat = options["for"] !== undefined ? options["for"] : (other ? other.seatOf(options.from, move) : null);
     var cover = seat !== null && other ? other.move() : null;
     var screen = cover ? cover.url : (live ? live.dataset.live : null);
-    var headers = { "X-Companion-Role": role };
+    var headers = { "X-Companion-Role": role, "Idempotency-Key": options.id || newId() };
     if (screen) headers["X-Companion-Screen"] = new URL(screen, window.location.href).pathname;
     var url = options.url || document.body.dataset.actions, body;
     if (options.url) {  // a photo: its bytes as they are, the seat in the address
@@ -207,7 +218,22 @@
       body = JSON.stringify(move);
       headers["Content-Type"] = "application/json";
     }
-    return fetch(url, { method: "POST", credentials: "same-origin", headers: headers, body: body })
+    var request = { url: url, headers: headers, body: body, cover: cover, options: options, shown: currentVersion() };
+    return deliver(request).catch(function () {
+      if (cover) { cover.land(); cover.lost(); }
+      if (cover || options.url) {
+        if (!options.quiet) say(OFFLINE);
+        return { ok: false, status: 0, error: OFFLINE };
+      }
+      keep(request);
+      return { ok: false, status: 0, error: WAITING, queued: true };
+    });
+  }
+
+  // One sending of a request and its answer shown; rejected when the server was not reached.
+  function deliver(request) {
+    var cover = request.cover, options = request.options;
+    return fetch(request.url, { method: "POST", credentials: "same-origin", headers: request.headers, body: request.body })
       .then(function (r) {
         if (cover) cover.land();
         var tag = r.headers.get("ETag");
@@ -226,17 +252,64 @@
           if (r.ok) { if (cover) cover.again(); else poll(true); }
           return { ok: r.ok, status: r.status, error: data.error, version: r.ok ? data.version : null };
         });
-      })
-      .catch(function () {
-        if (cover) { cover.land(); cover.lost(); }
-        if (!options.quiet) say(OFFLINE);
-        return { ok: false, status: 0, error: OFFLINE };
       });
   }
 
+  // ---- Moves made offline: begin ----
+  // A move the server did not receive is kept, its button saying so, and sent again, in order,
+  // with the same id (made once, if its first sending did arrive) and the version of the screen
+  // it was made on (a step the table has left since refuses it with a sentence, never playing it
+  // in the wrong round): when the browser says it is online, when a poll gets through, and by a
+  // retry that waits longer each time. A photo is not kept (its bytes are large; its page says
+  // so), nor a move on the tablet's cover (the host sees at once that it did not go).
+  var unsent = [], sending = false, retry = null, backoff = 1000;
+
+  function keep(request) {
+    request.headers["X-Companion-Acted-On"] = String(request.shown === null ? 0 : request.shown);
+    request.button = request.options.from;
+    unsent.push(request);
+    waiting(request.button, true);
+    if (!request.options.quiet) say(WAITING, "info");
+    later();
+  }
+
+  function waiting(button, on) {
+    if (!button || !button.classList) return;
+    if (on && !button.classList.contains("waiting")) {
+      button.dataset.label = button.textContent;
+      button.textContent = WAITING;
+    } else if (!on && button.classList.contains("waiting")) {
+      button.textContent = button.dataset.label;
+    }
+    button.classList.toggle("waiting", on);
+  }
+
+  function later() {
+    clearTimeout(retry);
+    retry = setTimeout(sendKept, backoff);
+    backoff = Math.min(backoff * 2, 15000);
+  }
+
+  function sendKept() {
+    if (sending || !unsent.length) return;
+    sending = true;
+    clearTimeout(retry);
+    var request = unsent[0];
+    deliver(request).then(function () {
+      unsent.shift();
+      waiting(request.button, false);
+      sending = false;
+      backoff = 1000;
+      sendKept();
+    }, function () { sending = false; later(); });
+  }
+
+  window.addEventListener("online", function () { backoff = 1000; sendKept(); });
+  // ---- Moves made offline: end ----
+
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-action]");
-    if (!button || button.disabled) return;
+    if (!button || button.disabled || button.classList.contains("waiting")) return;
     event.preventDefault();
     if ((button.dataset.prompt || button.dataset.confirm) && ask(button)) return;
     send(button, null);
@@ -247,7 +320,10 @@
     var action = JSON.parse(button.dataset.action);
     if (value !== null) action[button.dataset.field || "name"] = value;
     button.classList.add("pressed");
-    act(action, { from: button, versioned: button.hasAttribute("data-versioned") });
+    // One id per button until the server's screen replaces it: a second tap before the answer is
+    // the same move (the morph drops the attribute the server's HTML does not have).
+    var id = button.dataset.moveId || (button.dataset.moveId = newId());
+    act(action, { from: button, id: id, versioned: button.hasAttribute("data-versioned") });
   }
 
   // ---- Questions in the page: begin ----

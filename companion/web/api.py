@@ -5,6 +5,7 @@ The room view and actions are answered by ``companion/web/direct.py`` in front o
 
 from __future__ import annotations
 
+import re
 import time
 from urllib.parse import parse_qs
 
@@ -15,10 +16,10 @@ from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 from companion import jsonio
 from companion.live.polling import etag
 from companion.rooms.bounds import TooFast
-from companion.rooms.entries import SERVER_ENTRIES, NewRoom, TakeSeat, read_request
+from companion.rooms.entries import MOVE_ID, SERVER_ENTRIES, NewRoom, TakeSeat, read_request
 from companion.rooms.door import Farewell, PhoneStillHere, farewell_of
 from companion.rooms.room import token_hash
-from companion.rooms.service import NoFreeCode, NoSuchRoom, NotSeated
+from companion.rooms.service import MovedOn, NoFreeCode, NoSuchRoom, NotSeated
 from companion.storage.store import StaleVersion
 from companion.web import identity, limits
 from companion.web.i18n import browser_language, say
@@ -95,6 +96,12 @@ def _no_free_code(error):
 @bp.app_errorhandler(TooManyRequests)
 def _too_many(error):
     return limits.too_many()
+
+
+@bp.errorhandler(MovedOn)
+def _moved_on(error: MovedOn):
+    return jsonify(error=gettext("While your phone was offline the table moved on: that move was not made. "
+                                 "Have a look and play again."), version=error.args[0]), 409
 
 
 @bp.errorhandler(StaleVersion)
@@ -269,11 +276,20 @@ def act(service, environ: dict, code: str):
     if kind == "pass_tablet":
         # The server's, as a start's seed: this rule signs the seat's phone out (rooms/entries.py).
         data["signs_out"] = True
+    data.pop("move_id", None)  # the log's own field: a page names its move in the header
+    move_id = environ.get("HTTP_IDEMPOTENCY_KEY")
+    if move_id is not None and not re.fullmatch(MOVE_ID, move_id):
+        raise ApiError(400, lazy_gettext("The move's id (Idempotency-Key) must be 8 to 64 letters, digits, - or _."))
     expected = data.pop("version", None)
     if expected is not None and (type(expected) is not int or not 0 <= expected <= 2**53):
         raise ApiError(400, lazy_gettext("The version must be a whole number."))
+    acted_on = environ.get("HTTP_X_COMPANION_ACTED_ON")
+    if acted_on is not None:
+        if not re.fullmatch(r"[0-9]{1,16}", acted_on):
+            raise ApiError(400, lazy_gettext("The version must be a whole number."))
+        acted_on = int(acted_on)
     # Who acts is read from the room in the same transaction that records the action.
-    return service.act_with_token(code, token_hash(token), data, expected)
+    return service.act_with_token(code, token_hash(token), data, expected, move_id=move_id, acted_on=acted_on)
 
 
 __all__ = ["bp", "HOST"]

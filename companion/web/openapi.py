@@ -478,14 +478,21 @@ def _room_paths() -> dict:
                             "description": "The pages' own: the path of the screen the move was made on (a "
                                            "live fragment of this room). The answer is then that fragment, "
                                            "as its next poll would get it, so a tap is one round trip; any "
-                                           "other path is ignored (the JSON view answers)."}],
+                                           "other path is ignored (the JSON view answers)."},
+                           {"name": "Idempotency-Key", "in": "header", "required": False,
+                            "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{8,64}$"},
+                            "description": "The move's id, made on the device. The room records each actor's "
+                                           "move id once: the same id sent again (a lost answer, a double "
+                                           "tap, a retry once the network is back) makes no second move and "
+                                           "is answered as the first time, with the room as it is now, even "
+                                           "if the room moved on since `version`."}],
             "requestBody": _body(_ref("Action"), {"type": "start"}),
             "responses": {"200": {**_json(_ref("View"), "The actor's new view; with X-Companion-Screen, "
                                                         "that screen's HTML fragment.", ETAG),
                                   "content": {"application/json": {"schema": _ref("View")},
                                               "text/html": {"schema": {"type": "string"}}}},
-                          "400": _error("Not allowed now, or not a move of this game: the sentence says why; "
-                                        "nothing changed."),
+                          "400": _error("Not allowed now, or not a move of this game, or a malformed "
+                                        "Idempotency-Key: the sentence says why; nothing changed."),
                           "401": _error("No credential."), "403": _error("The credential is not a seat here."),
                           "404": _error("No such room."),
                           "409": _json({"allOf": [ERROR], "properties": {"version": {"type": "integer"}}},
