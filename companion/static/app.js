@@ -305,6 +305,9 @@
   }
 
   window.addEventListener("online", function () { backoff = 1000; sendKept(); });
+  // The service worker (sw.js): the app's files from the device, a reconnecting page of its own
+  // when the server cannot be reached. Browsers allow one on https and on localhost only.
+  if ("serviceWorker" in navigator && window.isSecureContext) navigator.serviceWorker.register("/sw.js").catch(function () {});
   // ---- Moves made offline: end ----
 
   document.addEventListener("click", function (event) {
