@@ -356,3 +356,23 @@ def test_the_stem_rule_joins_a_word_and_its_forms(lang, a, b):
 ])
 def test_the_stem_rule_leaves_words_that_only_look_alike(lang, a, b):
     assert not one_stem(a, b, lang)
+
+
+# The app's own words for a Doodles game's parts (docs/GLOSSARY.md) and for drawing: a card that
+# names one ("rysunek | zdjęcie | selfie") reads as the app talking, and a doodle of a doodle is no
+# subject. Italian "schizzo" is a sketch as well as a splash.
+APP_WORDS = {
+    "en": {"doodle", "doodles", "drawing", "sketch", "scribble", "card", "round", "vote", "token", "hourglass",
+           "clue", "guess", "blot", "subject", "player", "score", "points"},
+    "it": {"scarabocchio", "scarabocchi", "scarabocchiare", "disegno", "disegnare", "schizzo", "bozzetto", "carta",
+           "round", "voto", "segnalino", "clessidra", "indizio", "tentativo", "macchia", "soggetto", "punti",
+           "giocatore"},
+    "pl": {"rysunek", "rysować", "bazgroły", "szkic", "karta", "runda", "głos", "żeton", "klepsydra", "hasło", "plama",
+           "temat", "punkty", "gracz", "odpowiedź", "miejsce"},
+}
+
+
+@pytest.mark.parametrize("lang", content.LANGUAGES)
+def test_no_doodles_card_uses_a_word_the_app_uses_for_its_own_parts(lang):
+    words = {w for card in doodles.subject_deck(lang) for entry in card for w in re.findall(r"[^\W\d_]+", entry.casefold())}
+    assert not words & APP_WORDS[lang], sorted(words & APP_WORDS[lang])
