@@ -269,7 +269,7 @@ FUNCTION_WORDS = {
     "pl": {"się", "sobie", "siebie", "na", "w", "z", "do", "po", "od", "za", "o", "dla", "jak", "nie", "tej"},
 }
 # Endings of a word's form or of a word made from it (plural, tense, diminutive, adjective...):
-# two words are one stem when cutting the longest ending that leaves a root of ROOT letters gives
+# two words are one stem when cutting an ending from each (one that leaves ROOT letters) gives
 # the same root (crack / cracked, tangle / tangled, gatto / gattino; a vowel or consonant that
 # alternates inside a Polish stem, pleść / plecionka, is left to the editor). Roots of three
 # letters join too many English and Italian words (hop / hope, caso / casa); Polish needs them
@@ -294,26 +294,28 @@ PREFIXES = {
 NOT_ONE_STEM = {
     "en": [("crate", "crater", "a box and a hole in the ground"), ("show", "shower", "not show + -er"),
            ("sing", "missing", "not mis- + sing")],
-    "it": [],
+    "it": [("marcio", "marciare", "rotten and to march")],
     "pl": [],
 }
 
 
-def root(word: str, lang: str) -> str:
-    """``word`` less its longest ending of ENDINGS that leaves at least ROOT letters (an English
-    doubled last consonant undoubled: stopped, stop)."""
-    for ending in sorted(ENDINGS[lang], key=len, reverse=True):
+def roots(word: str, lang: str) -> set[str]:
+    """``word`` and what is left of it less each ending of ENDINGS that leaves at least ROOT letters
+    (an English doubled last consonant undoubled: stopped, stop). Every cut, not only the longest:
+    czysty is czys- by -ty and czyst- by -y, and czyste is czyst-."""
+    found = {word}
+    for ending in ENDINGS[lang]:
         if word.endswith(ending) and len(word) - len(ending) >= ROOT[lang]:
             stem = word[: -len(ending)]
             if lang == "en" and stem[-1] == stem[-2] and stem[-1] not in "aeiouls":
                 stem = stem[:-1]
-            return stem
-    return word
+            found.add(stem)
+    return found
 
 
 def one_stem(a: str, b: str, lang: str) -> bool:
-    """Whether two words are one stem: the same root, or one is the other with a prefix."""
-    if root(a, lang) == root(b, lang):
+    """Whether two words are one stem: a root in common, or one is the other with a prefix."""
+    if roots(a, lang) & roots(b, lang):
         return True
     short, long = sorted((a, b), key=len)
     return len(short) >= 4 and any(long == p + short for p in PREFIXES[lang])
