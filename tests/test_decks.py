@@ -266,7 +266,7 @@ FUNCTION_WORDS = {
     "en": {"the", "of", "on", "in", "up", "out", "off", "over", "your", "a"},
     "it": {"il", "lo", "la", "le", "i", "gli", "un", "una", "di", "da", "del", "a", "al", "alla", "all", "in",
            "con", "col", "su", "e", "d", "l", "come", "fare", "mettere"},
-    "pl": {"się", "sobie", "siebie", "na", "w", "z", "do", "po", "od", "za", "o", "dla", "jak", "nie", "tej"},
+    "pl": {"się", "sobie", "siebie", "na", "w", "z", "do", "po", "od", "za", "o", "dla", "jak", "nie", "tej", "przed"},
 }
 # Endings of a word's form or of a word made from it (plural, tense, diminutive, adjective...):
 # two words are one stem when cutting an ending from each (one that leaves ROOT letters) gives
