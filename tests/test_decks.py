@@ -7,6 +7,7 @@ every clue word and spell about as much as English's) are in ``test_content_lang
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from pathlib import Path
@@ -245,3 +246,135 @@ def test_no_deck_has_two_cards_that_are_one_word(lang):
         used = {inkling.normalize_word(w) for w in words_of(lang, name)}
         for a, b in NEAR_DUPLICATES[lang]:
             assert not {inkling.normalize_word(a), inkling.normalize_word(b)} <= used, (name, a, b)
+
+
+# --- Doodles: no stem on two cards, and the sizes the decks keep -------------------------------
+
+# The cards each section holds (issue 33 rewrote cards, never added or dropped one).
+DOODLES_SIZES = {"en": {"easy": 116, "hard": 91}, "it": {"easy": 117, "hard": 100}, "pl": {"easy": 115, "hard": 101}}
+
+
+@pytest.mark.parametrize("lang", content.LANGUAGES)
+def test_the_doodles_decks_keep_their_sizes(lang):
+    sections = content.deck_sections(DOODLES, lang)
+    assert {s: len(cards) for s, cards in sections.items()} == DOODLES_SIZES[lang]
+
+
+# The small words of a multi-word entry, which may stand on any number of cards (and Italian's
+# "fare" and "mettere", the verbs of idioms: fare la fila, mettere da parte).
+FUNCTION_WORDS = {
+    "en": {"the", "of", "on", "in", "up", "out", "off", "over", "your", "a"},
+    "it": {"il", "lo", "la", "le", "i", "gli", "un", "una", "di", "da", "del", "a", "al", "alla", "all", "in",
+           "con", "col", "su", "e", "d", "l", "come", "fare", "mettere"},
+    "pl": {"się", "sobie", "siebie", "na", "w", "z", "do", "po", "od", "za", "o", "dla", "jak", "nie", "tej", "przed"},
+}
+# Endings of a word's form or of a word made from it (plural, tense, diminutive, adjective...):
+# two words are one stem when cutting an ending from each (one that leaves ROOT letters) gives
+# the same root (crack / cracked, tangle / tangled, gatto / gattino; a vowel or consonant that
+# alternates inside a Polish stem, pleść / plecionka, is left to the editor). Roots of three
+# letters join too many English and Italian words (hop / hope, caso / casa); Polish needs them
+# (kot / kotek, dom / domowy).
+ROOT = {"en": 4, "it": 4, "pl": 3}
+ENDINGS = {
+    "en": "s es ed ing er ers est y ily ly ish ness less ful ling e ie ies ied ier".split(),
+    "it": ("o a e i are ere ire arsi ersi irsi ato ata ati ate uto uta uti ito ita iti ino ina ini ine etto etta "
+           "ello ella one ona oni accio uccio mente ezza aggio ando endo ante ente oso osa iccio olino olina "
+           "iare iarsi ellare erellare ellino").split(),
+    "pl": ("a e i o u y ą ę ć ać eć ić yć ąć ować ywać iwać nąć ek ka ko ik yk czek eczka uszek utki ny ty "
+           "ona ony one iony ione ały ała owy owa owe anie enie cie ość stwo ki uch isko ica iec nie").split(),
+}
+# Prefixes that make a new verb or adjective of the same stem (battere / sbattere, prosić /
+# zaprosić, like / dislike).
+PREFIXES = {
+    "en": ["un", "dis", "re", "mis", "over", "under"],
+    "it": ["s", "ri", "de", "dis", "stra", "in", "ar", "mal", "male"],
+    "pl": ["za", "po", "prze", "wy", "u", "o", "na", "roz", "z", "s", "do", "od", "przy", "ob", "w", "nad", "pod"],
+}
+# Pairs the rule joins that are two words, not one stem: (word, word, why).
+NOT_ONE_STEM = {
+    "en": [("crate", "crater", "a box and a hole in the ground"), ("show", "shower", "not show + -er"),
+           ("sing", "missing", "not mis- + sing")],
+    "it": [("marcio", "marciare", "rotten and to march")],
+    "pl": [],
+}
+
+
+def roots(word: str, lang: str) -> set[str]:
+    """``word`` and what is left of it less each ending of ENDINGS that leaves at least ROOT letters
+    (an English doubled last consonant undoubled: stopped, stop). Every cut, not only the longest:
+    czysty is czys- by -ty and czyst- by -y, and czyste is czyst-."""
+    found = {word}
+    for ending in ENDINGS[lang]:
+        if word.endswith(ending) and len(word) - len(ending) >= ROOT[lang]:
+            stem = word[: -len(ending)]
+            if lang == "en" and stem[-1] == stem[-2] and stem[-1] not in "aeiouls":
+                stem = stem[:-1]
+            found.add(stem)
+    return found
+
+
+def one_stem(a: str, b: str, lang: str) -> bool:
+    """Whether two words are one stem: a root in common, or one is the other with a prefix."""
+    if roots(a, lang) & roots(b, lang):
+        return True
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 4 and any(long == p + short for p in PREFIXES[lang])
+
+
+def stems_on_two_cards(lang: str) -> list[tuple[str, str]]:
+    """Every pair of words on two different Doodles cards that ``one_stem`` joins.
+
+    Written by hand: no maintained stemmer covers Polish (Snowball has none), and one rule for the
+    three languages is easier to read than three libraries. It looks at each word of a multi-word
+    entry (big-headed / head over heels) other than the FUNCTION_WORDS."""
+    cards = doodles.subject_deck(lang)
+    words = sorted({(w, i) for i, card in enumerate(cards) for entry in card
+                    for w in re.findall(r"[^\W\d_]+", entry.casefold()) if w not in FUNCTION_WORDS[lang]})
+    allowed = {frozenset(pair[:2]) for pair in NOT_ONE_STEM[lang]}
+    return [(a, b) for (a, i), (b, j) in itertools.combinations(words, 2)
+            if i != j and one_stem(a, b, lang) and frozenset((a, b)) not in allowed]
+
+
+@pytest.mark.parametrize("lang", content.LANGUAGES)
+def test_no_stem_is_on_two_doodles_cards(lang):
+    assert stems_on_two_cards(lang) == []
+    words = {w for card in doodles.subject_deck(lang) for entry in card for w in re.findall(r"[^\W\d_]+", entry.casefold())}
+    for a, b, _ in NOT_ONE_STEM[lang]:
+        assert one_stem(a, b, lang) and {a, b} <= words, ("an exception the rule or the deck no longer needs", a, b)
+
+
+@pytest.mark.parametrize(("lang", "a", "b"), [
+    ("en", "crack", "cracked"), ("en", "tangle", "tangled"), ("en", "stop", "stopped"), ("en", "like", "dislike"),
+    ("en", "head", "headed"), ("it", "gatto", "gattino"), ("it", "battere", "sbattere"), ("it", "piegato", "piegare"),
+    ("pl", "kot", "kotek"), ("pl", "prosić", "zaprosić"), ("pl", "pęknięty", "pęknięcie"), ("pl", "szalony", "szaleć"),
+])
+def test_the_stem_rule_joins_a_word_and_its_forms(lang, a, b):
+    assert one_stem(a, b, lang)
+
+
+@pytest.mark.parametrize(("lang", "a", "b"), [
+    ("en", "wind", "window"), ("en", "chilly", "child"), ("en", "speck", "peck"), ("it", "caso", "casa"),
+    ("pl", "łapać", "ochlapać"), ("pl", "załatać", "latać"),
+])
+def test_the_stem_rule_leaves_words_that_only_look_alike(lang, a, b):
+    assert not one_stem(a, b, lang)
+
+
+# The app's own words for a Doodles game's parts (docs/GLOSSARY.md) and for drawing: a card that
+# names one ("rysunek | zdjęcie | selfie") reads as the app talking, and a doodle of a doodle is no
+# subject. Italian "schizzo" is a sketch as well as a splash.
+APP_WORDS = {
+    "en": {"doodle", "doodles", "drawing", "sketch", "scribble", "card", "round", "vote", "token", "hourglass",
+           "clue", "guess", "blot", "subject", "player", "score", "points"},
+    "it": {"scarabocchio", "scarabocchi", "scarabocchiare", "disegno", "disegnare", "schizzo", "bozzetto", "carta",
+           "round", "voto", "segnalino", "clessidra", "indizio", "tentativo", "macchia", "soggetto", "punti",
+           "giocatore"},
+    "pl": {"rysunek", "rysować", "bazgroły", "szkic", "karta", "runda", "głos", "żeton", "klepsydra", "hasło", "plama",
+           "temat", "punkty", "gracz", "odpowiedź", "miejsce"},
+}
+
+
+@pytest.mark.parametrize("lang", content.LANGUAGES)
+def test_no_doodles_card_uses_a_word_the_app_uses_for_its_own_parts(lang):
+    words = {w for card in doodles.subject_deck(lang) for entry in card for w in re.findall(r"[^\W\d_]+", entry.casefold())}
+    assert not words & APP_WORDS[lang], sorted(words & APP_WORDS[lang])
