@@ -6,7 +6,9 @@ tests do, ``tests/browser.py``), and taps, each tap a move whose result the page
 
 - ``phone``: on Ben's phone, a Dixit claim, alternating between two places (``--taps`` of them);
 - ``tablet``: on the host screen, the claim of a seat without a phone, in its privacy cover (one
-  tap per table, ``--taps`` tables).
+  tap per table, ``--taps`` tables);
+- ``host``: the host screen (1920x1080) showing a phone's move sent from outside: each claim of a
+  round, and the round's last vote, which brings the reveal (and its animation, where there is one).
 
 For each it prints the median and the largest time from the tap to the result shown, the requests
 the page made from the tap until then, and, within ``SETTLE`` seconds of the tap, its requests and
@@ -30,6 +32,7 @@ import statistics
 from collections import Counter
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, os.getcwd())
@@ -101,6 +104,49 @@ def tablet(browser, server, taps):
     return out
 
 
+# The host page notes the moment each version of the room shows in its #live (wall clock, to
+# compare with the moment the script sent the move from outside the page).
+SHOWN = """() => { if (window.__shownAt) return; window.__shownAt = {};
+  const note = () => { const el = document.querySelector('#live [data-version]');
+    if (el && !(el.dataset.version in window.__shownAt)) window.__shownAt[el.dataset.version] = Date.now(); };
+  new MutationObserver(note).observe(document.getElementById('live'), {subtree: true, childList: true, attributes: true});
+  note(); }"""
+
+
+def on_the_tv(page, room, who, move, **payload) -> float:
+    """ms from a phone's move sent (by the API, from outside) to the host page showing its version."""
+    page.evaluate(SHOWN)
+    sent = time.time() * 1000
+    version = room.act(who, move, **payload)["version"]
+    page.wait_for_function("v => window.__shownAt[v] !== undefined", arg=str(version))
+    return page.evaluate("v => window.__shownAt[v]", str(version)) - sent
+
+
+def host(browser, server, taps):
+    """A phone's claim shows on the host screen (a chip turns "placed"), and a round's last vote
+    shows its reveal (the reveal's script, if any, runs as it arrives): the host at 1920x1080."""
+    changes, reveals = [], []
+    names = ("Ann", "Ben", "Cat", "Dan")
+    room = Room(server, "dixit", names)
+    room.act("host", "start")
+    page = room.open_host(browser, {"viewport": {"width": 1920, "height": 1080}})
+    for i in range(taps):
+        if i:
+            room.act("host", "next_round")
+        teller = room.view()["storyteller"]["name"]
+        for k, name in enumerate(names):
+            changes.append(on_the_tv(page, room, name, "claim", position=k + 1))
+        voters = [n for n in names if n != teller]
+        own = {n: names.index(n) + 1 for n in names}
+        for name in voters[:-1]:
+            room.act(name, "vote", position=own[teller])
+        reveals.append(on_the_tv(page, room, voters[-1], "vote", position=own[teller]))
+        if room.view()["phase"] != "revealed":
+            break  # the game is over: enough rounds
+    page.context.close()
+    return changes, reveals
+
+
 def report(name, rows):
     ms = [r[0] for r in rows]
     print(f"{name}: {len(rows)} taps; to the result shown: median {statistics.median(ms):.0f} ms, "
@@ -121,6 +167,10 @@ def main():
                 browser = launch(playwright)
                 report("phone tap", phone(browser, server, args.taps))
                 report("tablet-seat tap", tablet(browser, server, max(3, args.taps // 4)))
+                changes, reveals = host(browser, server, max(3, args.taps // 4))
+                for name, ms in (("a claim on the TV", changes), ("a reveal on the TV", reveals)):
+                    print(f"{name}: {len(ms)} moves; from the move sent to its version shown: median "
+                          f"{statistics.median(ms):.0f} ms, max {max(ms):.0f} ms")
                 browser.close()
         finally:
             server.stop()
