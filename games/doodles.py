@@ -333,7 +333,7 @@ class Doodle(Action):
     doodles at the vote (reading 6)."""
 
     type: Literal["doodle"]
-    doodle: Annotated[str, Field(strict=True, max_length=DOODLE_FIELD_CHARS), Say("Send the doodle as a drawing.")]
+    doodle: Annotated[str, Field(strict=True, max_length=DOODLE_FIELD_CHARS), Say("Send the doodle as strokes drawn on the phone.")]
     by = "seat"
     not_yours = N_("Only a player can doodle.")
     undone = N_("Undo the last stroke of %(name)s's doodle?")
@@ -348,8 +348,8 @@ class Stroke(Action):
 
     type: Literal["stroke"]
     stroke: Annotated[str, Field(strict=True, min_length=1, max_length=DOODLE_FIELD_CHARS),
-                      Say("Send the stroke as a drawing.")]
-    after: Annotated[int, Field(strict=True, ge=0, le=MAX_DOODLE_CHARS), Say("Send the stroke as a drawing.")]
+                      Say("Send the stroke as drawn on the phone.")]
+    after: Annotated[int, Field(strict=True, ge=0, le=MAX_DOODLE_CHARS), Say("Send the stroke as drawn on the phone.")]
     by = "seat"
     not_yours = N_("Only a player can doodle.")
     undone = N_("Undo the last stroke of %(name)s's doodle?")

@@ -295,7 +295,7 @@ class FinishArranging(Action):
     type: Literal["finish_arranging"]
     by = "seat"
     not_yours = N_("Only a player can finish arranging.")
-    undone = N_("Undo %(name)s being done arranging?")
+    undone = N_("Let %(name)s go back to arranging?")
 
 
 class Guess(Action):
@@ -318,7 +318,7 @@ class FinishGuessing(Action):
     type: Literal["finish_guessing"]
     by = "seat"
     not_yours = N_("Only a player can finish guessing.")
-    undone = N_("Undo %(name)s being done guessing?")
+    undone = N_("Let %(name)s go back to guessing?")
 
 
 class PutBack(Action):
@@ -788,7 +788,8 @@ def score_from_guessing(
         for g in players:
             count: Any = guesses_made.get(g)
             require_plural(is_number(count) and 0 <= count <= MOST_GUESSES,
-                           "%(name)s wrote from 0 to %(num)d guess.", "%(name)s wrote from 0 to %(num)d guesses.",
+                           "The number of guesses %(name)s wrote must be from 0 to %(num)d.",
+                           "The number of guesses %(name)s wrote must be from 0 to %(num)d.",
                            MOST_GUESSES, name=g)
     reasons = [Reason("guessing_score", g, table[g][n], {"neighbour": n}) for g in players for n in table[g]]
     made = None if guesses_made is None else {g: guesses_made[g] for g in players}
