@@ -243,7 +243,8 @@ def test_the_glossary_lists_the_terms_the_tests_hold():
     for term in ("storyteller", "test team", "test subject", "near miss", "host screen", "guess",
                  "doodle", "subject token", "chi ospita", "schermo principale", "squadra del test",
                  "tentativo quasi giusto", "scarabocchio", "segnalino soggetto", "główny ekran",
-                 "osoba badana", "drużyna testowa", "bliska odpowiedź", "odpowiedź", "hasło", "obrazek"):
+                 "osoba badana", "drużyna testowa", "bliska odpowiedź", "odpowiedź", "hasło", "obrazek",
+                 "odkryta / zakryta", "wymiana plam", "Racconta Ann", "hourglass"):
         assert term in text, term
 
 
