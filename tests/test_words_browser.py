@@ -18,15 +18,21 @@ def said(page, selector: str) -> str:
     return " ".join(page.inner_text(selector).split())
 
 
+def host_screens(room, browser, selector: str, shot: Shots, name: str):
+    """The room's host screen at 1280x800 and at 1920x1080, each once ``selector`` is on it."""
+    for size, context in {"1280": TABLET, "1920": TV}.items():
+        host = room.open_host(browser, context)
+        host.wait_for_selector(selector)
+        shot(host, f"{name}-{size}")
+        yield size, host
+
+
 def test_an_italian_dixit_host_names_the_storyteller_for_any_gender(server, browser):
     """Not «Ann è il narratore» (a man's word for anyone): «Racconta Ann»."""
     shot = Shots()
     room = Room(server, "dixit", ("Ann", "Ben", "Cat", "Dan"), language="it")
     room.act("host", "start")
-    for size, context in {"1280": TABLET, "1920": TV}.items():
-        host = room.open_host(browser, context)
-        host.wait_for_selector(".phase-title")
-        shot(host, f"words-dixit-it-{size}")
+    for _, host in host_screens(room, browser, ".phase-title", shot, "words-dixit-it"):
         title = said(host, ".phase-title")
         assert "Racconta Ann" in title and "narratore" not in title
         assert said(host, ".dx-other summary") == "In questo round racconta qualcun altro?"
@@ -69,10 +75,7 @@ def test_the_number_only_doodles_line_says_to_doodle_the_numbers_word(server, br
     shot = Shots()
     room = Room(server, "doodles", ("Ann", "Ben", "Cat"), {"subject_cards": "physical"}, language=language)
     room.act("host", "start")
-    for size, context in {"1280": TABLET, "1920": TV}.items():
-        host = room.open_host(browser, context)
-        host.wait_for_selector(".dd-say[data-reads]")
-        shot(host, f"words-doodles-{language}-numbers-{size}")
+    for size, host in host_screens(room, browser, ".dd-say[data-reads]", shot, f"words-doodles-{language}-numbers"):
         text = said(host, ".dd-say[data-reads]")
         assert line in text and old not in text
         assert overflow(host) == {"height": 0, "width": 0}, size
