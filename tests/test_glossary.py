@@ -84,7 +84,8 @@ FORBIDDEN = {
         # A player of either gender: «Racconta Ann», «Tocca a te raccontare», not «Ann è il narratore».
         r"%\(\w+\)s (è|resta|diventa|sarà) il narratore|\bsei il narratore\b|il narratore è un altro":
             "names a player «il narratore» whatever their gender: «Racconta %(name)s»",
-        r"^(pronto|pronta|votato|scelto|finito)( ✓)?$": "a status beside a player's name: «ha votato ✓», «ha scelto ✓»",
+        r"(?-i:^(pronto|pronta|votato|scelto|finito|narratore)( ✓|: non vota)?$)":
+            "a status beside a player's name: «ha votato ✓», «ha scelto ✓», «racconta»",
     },
     "pl": {
         r"prawie trafieni": "a near miss is «bliska odpowiedź»",
@@ -175,7 +176,7 @@ def test_the_rules_catch_what_issue_33_found():
     italian = ["%(name)s è il narratore", "%(name)s resta il narratore.", "Sei il narratore: di' il tuo indizio",
                "In questo round il narratore è un altro?", "Scarabocchiare sul telefono può essere solo attivo o disattivo.",
                "La fine a 30 punti è attiva o disattiva.", "%(name)s può aver scritto da 0 a %(num)d tentativi.",
-               "votato ✓", "pronto"]
+               "votato ✓", "pronto", "narratore: non vota"]
     assert all(any(re.search(p, s, re.IGNORECASE | re.MULTILINE) for p in FORBIDDEN["it"]) for s in italian)
     assert not any(re.search(p, "Disattiva audio", re.IGNORECASE | re.MULTILINE) for p in FORBIDDEN["it"])
     polish = ["Karta atramentu leży albo awersem, albo rewersem do góry.", "Rewersem do góry",
