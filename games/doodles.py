@@ -226,7 +226,7 @@ def same_subject_card(card: str) -> tuple[frozenset[str]]:
 
 OWN_CARDS = OwnCards(
     title=N_("Our own subject cards"),
-    hint=N_("One card a line: three words close in meaning, separated by |. Our cards only needs one for each round."),
+    hint=N_("One card a line: three words close in meaning, separated by |. “Our cards only” needs one for each round."),
     example=N_("sword | dagger | knife"),
     read=read_own_subject_card, same=same_subject_card, least=lambda options: options.rounds,
     dealt=lambda options: options.subject_cards == "virtual")
