@@ -9,11 +9,13 @@ seed, so two runs print the same table; ``--exact`` adds the exact share (multiv
 hypergeometric) next to it, and ``x`` is each share as a ratio of English's.
 
 ``--tune LANG`` repeats the search that chose LANG's ink counts, as the ink file's header
-describes it: start from the letters' frequencies in the clue words (largest remainder, never
-fewer cards of a letter than the most demanding clue word needs); then, while some one-card move
+describes it: start from the letters' frequencies (the language's own, from TEXT_FREQUENCY, where
+it has an entry; else the clue words'; largest remainder, never fewer cards of a letter than the
+most demanding clue word needs); then, while some one-card move
 (a card of one letter becomes a card of another, never below that need) lowers the cost by at
 least MIN_GAIN, make the move that lowers it most. The cost is the sum over the three values of
-the squared log-ratio of the exact 14-card share to English's, plus PENALTY times the sum over
+the squared log-ratio of the exact 14-card share to English's (from text frequencies: only of the
+shortfall below FLOOR times English's), plus PENALTY (TEXT_PENALTY) times the sum over
 the letters of (count - frequency count)^2 / frequency count, so that the deck stays near the
 letter frequencies. It prints the moves, then the counts as ink-file lines.
 
@@ -38,7 +40,22 @@ HAND_SIZES = (8, 14)
 VALUES = (1, 2, 3)
 PENALTY = 0.01  # --tune: weight of a deck's distance from the letter frequencies
 MIN_GAIN = 0.001  # --tune: a move must lower the cost by at least this much
+# --tune from a language's text frequencies: a share only costs when it falls below FLOOR times
+# English's, so the deck stays as near the language as a hand that spells enough allows.
+FLOOR = 0.9
+TEXT_PENALTY = 0.004  # PENALTY when starting from text frequencies (their distance is larger)
 FIELD = 5  # bits per letter in a packed count: 4 for the count (at most 15), 1 guard bit
+# Letter frequencies of running text, in per cent, where a deck should follow the language rather
+# than its own clue words (whose many -ka nouns would give Polish too many K and too few E and Y).
+# Polish: the frequency table of Polish Wikipedia's "Alfabet polski" (PWN corpus figures).
+TEXT_FREQUENCY = {
+    "pl": {
+        "A": 8.91, "I": 8.21, "O": 7.75, "E": 7.66, "Z": 5.64, "N": 5.52, "R": 4.69, "W": 4.65,
+        "S": 4.32, "T": 3.98, "C": 3.96, "Y": 3.76, "K": 3.51, "D": 3.25, "P": 3.13, "M": 2.80,
+        "U": 2.50, "J": 2.28, "L": 2.10, "Ł": 1.82, "B": 1.47, "G": 1.42, "Ę": 1.11, "H": 1.08,
+        "Ą": 0.99, "Ó": 0.85, "Ż": 0.83, "Ś": 0.66, "Ć": 0.40, "F": 0.30, "Ń": 0.20, "Ź": 0.06,
+    },
+}
 
 
 def clue_words(lang: str) -> dict[int, list[str]]:
@@ -119,10 +136,11 @@ def exact(words: dict[int, list[str]], counts: Counter, hand_size: int) -> dict[
     return shares
 
 
-def frequency_counts(words: list[str], total: int = 108) -> Counter:
-    """Each letter's share of ``total`` cards is its share of the clue words' letters (largest
-    remainder), never below what the most demanding word needs of it."""
-    freq = Counter(c for w in words for c in w)
+def frequency_counts(words: list[str], total: int = 108, freq: dict[str, float] | None = None) -> Counter:
+    """Each letter's share of ``total`` cards is its share in ``freq`` (by default, of the clue
+    words' letters; largest remainder), never below what the most demanding word needs of it."""
+    if freq is None:
+        freq = Counter(c for w in words for c in w)
     need = Counter()
     for w in words:
         for c, k in Counter(w).items():
@@ -138,7 +156,7 @@ def frequency_counts(words: list[str], total: int = 108) -> Counter:
     return counts
 
 
-def tune(lang: str, reference: str = "en", hand_size: int = 14, penalty: float = PENALTY) -> Counter:
+def tune(lang: str, reference: str = "en", hand_size: int = 14, penalty: float | None = None) -> Counter:
     """The ink counts for ``lang`` found by the search the module docstring describes, matching
     the ``hand_size``-card shares of ``reference``'s deck."""
     words = clue_words(lang)
@@ -148,13 +166,20 @@ def tune(lang: str, reference: str = "en", hand_size: int = 14, penalty: float =
     for w in flat:
         for c, k in Counter(w).items():
             need[c] = max(need[c], k)
-    start = frequency_counts(flat)
+    start = frequency_counts(flat, freq=TEXT_FREQUENCY.get(lang))
     counts = start.copy()
+
+    floor = math.log(FLOOR) if lang in TEXT_FREQUENCY else None
+    if penalty is None:
+        penalty = TEXT_PENALTY if lang in TEXT_FREQUENCY else PENALTY
 
     def cost(c: Counter) -> float:
         shares = exact(words, c, hand_size)
         drift = sum((c[k] - start[k]) ** 2 / start[k] for k in c)
-        return sum(math.log(shares[v] / target[v]) ** 2 for v in VALUES) + penalty * drift
+        gaps = [math.log(shares[v] / target[v]) for v in VALUES]
+        if floor is not None:
+            gaps = [min(0.0, gap - floor) for gap in gaps]
+        return sum(gap**2 for gap in gaps) + penalty * drift
 
     best = cost(counts)
     print(f"  frequency counts: cost {best:.4f}", file=sys.stderr)

@@ -944,8 +944,8 @@ class OwnCardsOptions(GameOptions):
                     "Your own cards are dealt by the app: they need the virtual cards (or choose the box's cards).")
         if deck == "own":
             least = rules.least(self)
-            require_plural(len(cards) >= least, "Our cards only needs at least %(num)d card here; there are %(count)s.",
-                           "Our cards only needs at least %(num)d cards here; there are %(count)s.",
+            require_plural(len(cards) >= least, "“Our cards only” needs at least %(num)d card here; there are %(count)s.",
+                           "“Our cards only” needs at least %(num)d cards here; there are %(count)s.",
                            num=least, count=len(cards))
         return self
 

@@ -137,7 +137,7 @@ EndAt30 = Annotated[Bool, Say("Ending at 30 points is either on or off."),
                     Field(title=N_("Also end when someone reaches 30 points"))]
 Bonus = Annotated[BonusRule, Field(title=N_("Points for votes on your card"), json_schema_extra={
     "labels": {"always": N_("In every round (as most editions print it)"),
-               "found_by_some": N_("Only when some but not all found the storyteller (literal Polish text)")}})]
+               "found_by_some": N_("Only when some but not all found the storyteller's card (as the Polish rulebook has it)")}})]
 Cap = Annotated[BonusCap, Field(title=N_("Most points for votes on one card"), json_schema_extra={
     "labels": {"null": N_("No limit"), "3": N_("3 (Dixit Odyssey)")}})]
 

@@ -226,7 +226,7 @@ def same_subject_card(card: str) -> tuple[frozenset[str]]:
 
 OWN_CARDS = OwnCards(
     title=N_("Our own subject cards"),
-    hint=N_("One card a line: three words close in meaning, separated by |. Our cards only needs one for each round."),
+    hint=N_("One card a line: three words close in meaning, separated by |. “Our cards only” needs one for each round."),
     example=N_("sword | dagger | knife"),
     read=read_own_subject_card, same=same_subject_card, least=lambda options: options.rounds,
     dealt=lambda options: options.subject_cards == "virtual")
@@ -333,7 +333,7 @@ class Doodle(Action):
     doodles at the vote (reading 6)."""
 
     type: Literal["doodle"]
-    doodle: Annotated[str, Field(strict=True, max_length=DOODLE_FIELD_CHARS), Say("Send the doodle as a drawing.")]
+    doodle: Annotated[str, Field(strict=True, max_length=DOODLE_FIELD_CHARS), Say("Send the doodle as strokes drawn on the phone.")]
     by = "seat"
     not_yours = N_("Only a player can doodle.")
     undone = N_("Undo the last stroke of %(name)s's doodle?")
@@ -348,8 +348,8 @@ class Stroke(Action):
 
     type: Literal["stroke"]
     stroke: Annotated[str, Field(strict=True, min_length=1, max_length=DOODLE_FIELD_CHARS),
-                      Say("Send the stroke as a drawing.")]
-    after: Annotated[int, Field(strict=True, ge=0, le=MAX_DOODLE_CHARS), Say("Send the stroke as a drawing.")]
+                      Say("Send the stroke as drawn on the phone.")]
+    after: Annotated[int, Field(strict=True, ge=0, le=MAX_DOODLE_CHARS), Say("Send the stroke as drawn on the phone.")]
     by = "seat"
     not_yours = N_("Only a player can doodle.")
     undone = N_("Undo the last stroke of %(name)s's doodle?")

@@ -167,7 +167,7 @@ def clue_words_of(card: str) -> list[str]:
 OWN_CARDS = OwnCards(
     title=N_("Our own clue cards"),
     hint=N_("One card a line: six words of 3 to 12 letters, two worth 1 point, two worth 2 and two worth 3. "
-            "Our cards only needs one for each player."),
+            "“Our cards only” needs one for each player."),
     example=N_("cat:1 sun:1 pirate:2 garden:2 umbrella:3 crocodile:3"),
     read=read_own_clue_card, same=clue_words_of, least=lambda options: MIN_PLAYERS,
     repeated=N_("Line %(line)s has a word of line %(first)s: each clue word is on one card only."))
@@ -295,7 +295,7 @@ class FinishArranging(Action):
     type: Literal["finish_arranging"]
     by = "seat"
     not_yours = N_("Only a player can finish arranging.")
-    undone = N_("Undo %(name)s being done arranging?")
+    undone = N_("Let %(name)s go back to arranging?")
 
 
 class Guess(Action):
@@ -318,7 +318,7 @@ class FinishGuessing(Action):
     type: Literal["finish_guessing"]
     by = "seat"
     not_yours = N_("Only a player can finish guessing.")
-    undone = N_("Undo %(name)s being done guessing?")
+    undone = N_("Let %(name)s go back to guessing?")
 
 
 class PutBack(Action):
@@ -477,7 +477,7 @@ def _clue_cards(options: Options, players: int) -> tuple[ClueCard, ...]:
     player and, with virtual ink, words the language's ink cards can spell."""
     box = content.deck("inkling_clues", options.language)
     lines = own_deck(box, options.own_cards, options.deck, clue_words_of)
-    require(len(lines) >= players, "Our cards only needs a clue card for each player: %(count)s here.", count=players)
+    require(len(lines) >= players, "“Our cards only” needs a clue card for each player: %(count)s here.", count=players)
     if options.ink_cards == "virtual" and options.deck != "box":
         letters = Counter(ink_deck(options.language))
         for line in options.own_cards:
@@ -788,7 +788,8 @@ def score_from_guessing(
         for g in players:
             count: Any = guesses_made.get(g)
             require_plural(is_number(count) and 0 <= count <= MOST_GUESSES,
-                           "%(name)s wrote from 0 to %(num)d guess.", "%(name)s wrote from 0 to %(num)d guesses.",
+                           "The number of guesses %(name)s wrote must be from 0 to %(num)d.",
+                           "The number of guesses %(name)s wrote must be from 0 to %(num)d.",
                            MOST_GUESSES, name=g)
     reasons = [Reason("guessing_score", g, table[g][n], {"neighbour": n}) for g in players for n in table[g]]
     made = None if guesses_made is None else {g: guesses_made[g] for g in players}

@@ -166,7 +166,7 @@ def read_own_question(line: str, number: int) -> str:
 OWN_QUESTIONS = 10  # "our cards only": a game of ten rounds before a question comes again
 OWN_CARDS = OwnCards(
     title=N_("Our own question cards"),
-    hint=N_("One question a line, ending with a question mark. Our cards only needs at least 10."),
+    hint=N_("One question a line, ending with a question mark. “Our cards only” needs at least 10."),
     example=N_("Which looks most like a dragon asleep?"),
     read=read_own_question, same=whole_card, least=lambda options: OWN_QUESTIONS,
     dealt=lambda options: options.cards == "virtual")

@@ -342,7 +342,7 @@ def read_own_word(line: str, number: int) -> str:
 OWN_WORDS = 12  # "our cards only": four rounds of three words before a word comes again
 OWN_CARDS = OwnCards(
     title=N_("Our own word cards"),
-    hint=N_("One word a line (at most three words). Our cards only needs at least 12."),
+    hint=N_("One word a line (at most three words). “Our cards only” needs at least 12."),
     example=N_("mysterious"),
     read=read_own_word, same=whole_card, least=lambda options: OWN_WORDS,
     dealt=lambda options: options.cards == "virtual")

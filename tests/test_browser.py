@@ -120,7 +120,7 @@ def test_a_lobby_option_shows_its_whole_choice_and_a_new_one_at_once(server, bro
     assert face.evaluate("el => el.scrollHeight <= el.clientHeight")  # whole: nothing clipped
 
     host.select_option("form[data-options] [name=bonus]", "found_by_some")
-    assert face.inner_text() == "Only when some but not all found the storyteller (literal Polish text)"
+    assert face.inner_text() == "Only when some but not all found the storyteller's card (as the Polish rulebook has it)"
     wait_for_saved(host, "form[data-options] [name=bonus] option[value=found_by_some]")
     assert host.locator("form[data-options] [name=bonus] + .select-shown").inner_text() == \
-        "Only when some but not all found the storyteller (literal Polish text)"  # as the server drew it
+        "Only when some but not all found the storyteller's card (as the Polish rulebook has it)"  # as the server drew it

@@ -181,6 +181,20 @@ def test_clue_cards_are_worth_one_one_two_two_three_three_and_longer_words_are_w
     assert max(by_value[1]) <= 5 and min(by_value[3]) >= 6
 
 
+# 1-point words a player cannot read at once from bent letters (issue 33): rare or specialist
+# words, and words whose everyday meaning is another one. The deck headers give the rule.
+NOT_EVERYDAY = {
+    "en": {"yak", "oar", "den", "eel"},
+    "pl": {"paź", "cis", "gil", "małż", "atol", "żbik", "lira", "len", "emu", "muł", "arka", "dwór", "orka", "por"},
+}
+
+
+@pytest.mark.parametrize("lang", sorted(NOT_EVERYDAY))
+def test_the_one_point_words_are_everyday_things(lang):
+    ones = {word for card in inkling.clue_deck(lang) for word, value in card if value == 1}
+    assert not ones & NOT_EVERYDAY[lang]
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_clue_words_are_lower_case_words_of_the_languages_alphabet(lang):
     for word in clue_words(lang):

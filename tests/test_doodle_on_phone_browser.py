@@ -175,7 +175,7 @@ def test_three_phones_doodle_at_once_and_the_host_shows_every_stroke(server, bro
                     phone.wait_for_selector(f".dd-ballot-row:has-text('{artist}') button.chosen")
     for artist in NAMES:
         host.get_by_role("button", name=f"Reveal {artist}'s word").click()
-        host.wait_for_selector(f".dd-artist:not(.pending):has-text('{artist} drew')")
+        host.wait_for_selector(f".dd-artist:not(.pending):has-text('{artist} doodled')")
     host.get_by_role("button", name="Next round (2 of 8) →").click()
     host.get_by_role("button", name="Start the hourglass").click()
     ann.wait_for_selector("[data-canvas][data-round='2'] canvas")  # painted as it is swapped in

@@ -66,7 +66,7 @@ def test_a_host_and_three_phones_play_a_doodles_round_to_the_reveal(server, brow
     host.wait_for_selector(".in-reveal >> text=Reveal Ann's word")
     for artist in NAMES:
         host.get_by_role("button", name=f"Reveal {artist}'s word").click()
-        host.wait_for_selector(f".dd-artist:not(.pending):has-text('{artist} drew')")
+        host.wait_for_selector(f".dd-artist:not(.pending):has-text('{artist} doodled')")
         if artist == "Ann":
             shot(host, "doodles-host-5-reveal-one")
     host.wait_for_selector("text=Next round")

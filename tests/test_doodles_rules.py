@@ -885,7 +885,7 @@ def test_every_field_of_a_move_is_bounded_and_strict():
     assert act(fresh, HOST, type="subject_card", words=["a", "b", "c  " + " " * 100]).current.subject_card == ("a", "b", "c")
     running = act(game(doodle_on_phone=True), HOST, 0.0, type="start_timer")
     refused(running, seat("Ann"), 1.0, match="too large to keep", type="doodle", doodle="M" * 200_001)
-    refused(running, seat("Ann"), 1.0, match="Send the doodle as a drawing", type="doodle", doodle=["M0 0"])
+    refused(running, seat("Ann"), 1.0, match="Send the doodle as strokes drawn on the phone", type="doodle", doodle=["M0 0"])
     assert doodles.Doodle.model_fields["doodle"].metadata  # a bound on what is even read
     refused(running, HOST, match="Say which round", type="next_round", round="2")
 

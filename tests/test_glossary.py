@@ -79,6 +79,13 @@ FORBIDDEN = {
         r"\bda sol[oa]\b": "fits one gender only: «scelta unica», «nessun altro»",
         r"^[Ii]ndovinate(\s+%\(|$)": "reads as an imperative where a label is meant",
         r"\btimer\b": "the Doodles timer is the «clessidra»",
+        r"\battiv[oa] o disattiv[oa]\b": "not Italian: an option «si può solo attivare o disattivare»",
+        r"\bpuò aver scritto da\b": "reads as «may have written»: say the range the count must be in",
+        # A player of either gender: «Racconta Ann», «Tocca a te raccontare», not «Ann è il narratore».
+        r"%\(\w+\)s (è|resta|diventa|sarà) il narratore|\bsei il narratore\b|il narratore è un altro":
+            "names a player «il narratore» whatever their gender: «Racconta %(name)s»",
+        r"(?-i:^(pronto|pronta|votato|scelto|finito|narratore)( ✓|: non vota)?$)":
+            "a status beside a player's name: «ha votato ✓», «ha scelto ✓», «racconta»",
     },
     "pl": {
         r"prawie trafieni": "a near miss is «bliska odpowiedź»",
@@ -91,6 +98,11 @@ FORBIDDEN = {
         r"\bminutnik": "the Doodles timer is the «klepsydra»",
         r"\bkostk": "a die is «kość»",
         r"\bpozycj": "a card's position is its «miejsce»",
+        r"\bawers|\brewers": "coin words: an ink card lies «odkryta» or «zakryta» (the rules' words)",
+        r"\brotacj": "rotating blots are «wymiana plam»",
+        r"\bprowadząc": "the host is «gospodarz»",
+        # «Następny» is masculine: before a player's name it fits only a man ("Teraz rysunek gracza X").
+        r"\bNastępn\w*:? (%\(name|rysunek gracza|jest gracza)|następny jest gracza": "masculine before a player: «Teraz rysunek gracza %(name)s»",
     },
 }
 # The one phrase where Polish keeps «próba»: the test team "gets a second try" (a sentence of
@@ -117,6 +129,10 @@ MASCULINE_ONLY = [
     r"łeś\b", r"łbyś\b", r"\bpowinieneś\b", r"\bjesteś (gotowy|pewien|pewny|sam|jedyny)\b",
     r"\bjako jedyn", r"\bsam\b", r"\bsama\b", r"\bsamemu\b", r"\bbądź sam", r"\(a\)",
     r"\bDaj mu\b", r"\bjedyny\b",
+    # Issue 33: a masculine word that stands for the player named after it ("Następny: Ann"), and
+    # the rest of the "you are ..." adjectives.
+    r"^(Następny|Wybrany|Gotowy|Pierwszy|Ostatni|Zwycięzca)\b[^.]*%\(name\)s",
+    r"\b([Jj]esteś|[Bb]yłeś|[Bb]ędziesz) (gotowy|pewien|pewny|zadowolony|wybrany|pierwszy|ostatni|zwycięzcą)\b",
 ]
 
 
@@ -153,6 +169,38 @@ def test_the_rules_catch_what_issue_19_found():
     italian = ["Mancano i punti da indovino di %(name)s.", "Un quasi-centro conta.", "Solo l'host può farlo.",
                "posseduti", "Indovinate %(guessing)s + inchiostro %(ink)s ="]
     assert all(any(re.search(p, s, re.IGNORECASE | re.MULTILINE) for p in FORBIDDEN["it"]) for s in italian)
+
+
+def test_the_rules_catch_what_issue_33_found():
+    """The phrases the issue-33 reading flagged, each caught by a pattern above."""
+    italian = ["%(name)s è il narratore", "%(name)s resta il narratore.", "Sei il narratore: di' il tuo indizio",
+               "In questo round il narratore è un altro?", "Scarabocchiare sul telefono può essere solo attivo o disattivo.",
+               "La fine a 30 punti è attiva o disattiva.", "%(name)s può aver scritto da 0 a %(num)d tentativi.",
+               "votato ✓", "pronto", "narratore: non vota"]
+    assert all(any(re.search(p, s, re.IGNORECASE | re.MULTILINE) for p in FORBIDDEN["it"]) for s in italian)
+    assert not any(re.search(p, "Disattiva audio", re.IGNORECASE | re.MULTILINE) for p in FORBIDDEN["it"])
+    polish = ["Karta atramentu leży albo awersem, albo rewersem do góry.", "Rewersem do góry",
+              "przy rotacji plam po każdej rundzie", "Następny: rysunek gracza %(name)s.",
+              "Następny: %(name)s, pokaż wszystkim swój rysunek.", "Rysunki odsłania się po kolei: następny jest gracza %(name)s.",
+              "Tylko prowadzący może zarządzić powrót"]
+    assert all(any(re.search(p, s, re.IGNORECASE | re.MULTILINE) for p in FORBIDDEN["pl"]) for s in polish)
+    assert not any(re.search(p, "Następna runda: testują %(team)s →", re.IGNORECASE) for p in FORBIDDEN["pl"])
+    assert all(any(re.search(p, s) for p in MASCULINE_ONLY)
+               for s in ["Następny: %(name)s, pokaż wszystkim swój rysunek.", "Jesteś gotowy?", "będziesz pierwszy"])
+    assert not any(re.search(p, "Teraz %(name)s: pokaż wszystkim swój rysunek.") for p in MASCULINE_ONLY)
+
+
+# The glossary's English words, in the English a player reads (the msgids): a doodle is doodled,
+# not drawn as a drawing, and the Doodles timer is the hourglass.
+ENGLISH_NOT = {r"\btimers?\b": "hourglass", r"\bdrawings?\b": "doodle", r"%\(name\)s drew\b": "doodled",
+               r"\bliteral\b": "a label says what it means, not how it was translated",
+               r"being done \w+ing": "«Let %(name)s go back to …»"}
+
+
+def test_english_player_strings_use_the_glossarys_words():
+    found = [(pattern, msgid) for msgid, _ in _strings("en") for pattern in ENGLISH_NOT
+             if re.search(pattern, msgid, re.IGNORECASE)]
+    assert found == []
 
 
 def test_polish_plural_entries_give_three_forms_with_the_number():
@@ -196,7 +244,8 @@ def test_the_glossary_lists_the_terms_the_tests_hold():
     for term in ("storyteller", "test team", "test subject", "near miss", "host screen", "guess",
                  "doodle", "subject token", "chi ospita", "schermo principale", "squadra del test",
                  "tentativo quasi giusto", "scarabocchio", "segnalino soggetto", "główny ekran",
-                 "osoba badana", "drużyna testowa", "bliska odpowiedź", "odpowiedź", "hasło", "obrazek"):
+                 "osoba badana", "drużyna testowa", "bliska odpowiedź", "odpowiedź", "hasło", "obrazek",
+                 "odkryta / zakryta", "wymiana plam", "Racconta Ann", "hourglass"):
         assert term in text, term
 
 

@@ -728,7 +728,7 @@ def test_rorschach_teams_a_correction_shows_the_face_down_image_and_recomputes(h
     helper.start_teams({"black": ["Ann", "Ben"], "white": ["Cat", "Dan"]})
     teams_round(helper, "black", "B", "A")  # row 4: white +1
     page = helper.page("/rounds/1")
-    assert 'name="matching.3" value="" aria-label="Image 3: Face down" checked' in page
+    assert 'name="matching.3" value="" aria-label="Image 3: Hidden" checked' in page
     assert 'name="matching.4" value="C" aria-label="Image 4: word C" checked' in page
     teams_round(helper, "black", "A", "B", "B", path="/rounds/1")  # it was row 2, second right: black +2
     assert helper.totals() == {"black": 2, "white": 0}
@@ -939,7 +939,7 @@ def test_inkling_a_missing_score_is_named_and_a_correction_recomputes(helper):
     assert helper.export()["winners"] == ["Andrea"]  # the fewest guesses breaks the tie
     assert "Fewest guesses wins: Andrea." in helper.page()
     response = paper(helper, tied, made={"Kierri": 5}, path="/rounds/1", expect=400)
-    assert error_on(response.get_data(as_text=True)) == "Pete wrote from 0 to 14 guesses."
+    assert error_on(response.get_data(as_text=True)) == "The number of guesses Pete wrote must be from 0 to 14."
 
 
 GARBAGE = [{}, {"storyteller": "-1"}, {"storyteller": "@-1"}, {"choices.@0": "x", "choices.@1": "99"},

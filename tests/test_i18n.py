@@ -407,7 +407,7 @@ NOW_PLURAL = [
     "You have used your %(num)d guess for %(name)s.",
     "You can put back at most %(num)d ink card.",
     "%(guesser)s has more than %(num)d guess for %(neighbour)s.",
-    "%(name)s wrote from 0 to %(num)d guess.",
+    "The number of guesses %(name)s wrote must be from 0 to %(num)d.",
     "A word on the subject card can be at most %(num)d character long.",
     "Names can be at most %(num)d character long.",
     "Refill your hand to %(num)d card.",

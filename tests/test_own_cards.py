@@ -129,13 +129,13 @@ def test_sizes_are_bounded_with_a_sentence():
 
 def test_our_cards_only_needs_enough_for_a_game_and_says_how_many():
     assert refusal(doodles.Options, {"deck": "own", "rounds": 5, "own_cards": SUBJECTS}) == \
-        "Our cards only needs at least 5 cards here; there are 4."
+        "“Our cards only” needs at least 5 cards here; there are 4."
     assert refusal(rorschach.Options, {"deck": "own", "own_cards": QUESTIONS[:9]}) == \
-        "Our cards only needs at least 10 cards here; there are 9."
+        "“Our cards only” needs at least 10 cards here; there are 9."
     assert refusal(rorschach_teams.Options, {"deck": "own", "own_cards": WORDS[:11]}) == \
-        "Our cards only needs at least 12 cards here; there are 11."
+        "“Our cards only” needs at least 12 cards here; there are 11."
     assert refusal(inkling.Options, {"deck": "own", "own_cards": CLUES[:2]}) == \
-        "Our cards only needs at least 3 cards here; there are 2."
+        "“Our cards only” needs at least 3 cards here; there are 2."
     # Inkling deals one clue card a player: the start says so when there are fewer.
     options = normalize_options(inkling.Options, {"deck": "own", "own_cards": CLUES[:3]})
     with pytest.raises(RuleError, match="a clue card for each player: 4 here"):
@@ -285,7 +285,7 @@ def test_a_refused_form_comes_back_with_the_sentence_and_the_text_and_records_no
     assert "only | two" in page and 'name="own_cards"' in page
     assert t.view("host")["version"] == before
     page = post_cards(client, t, expect=400, own_cards="\n".join(SUBJECTS), deck="own").get_data(as_text=True)
-    assert "Our cards only needs at least 8 cards here; there are 4." in page
+    assert "“Our cards only” needs at least 8 cards here; there are 4." in page
     assert t.view("host")["version"] == before
 
 

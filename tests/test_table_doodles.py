@@ -190,7 +190,7 @@ def test_doodles_on_paper_seven_players_two_rounds_to_a_tie_the_doodles_guessed_
     assert text(benedetta, ".dd-breakdown li:last-child") == f"-2 your doodle, {b_word}: nobody guessed it"
     said = b % 3 + 1
     assert text(ann, ".dd-breakdown li:last-child") == (
-        f"-1 Benedetta drew {b_word}; you said {said} · {card[said - 1]}")
+        f"-1 Benedetta doodled {b_word}; you said {said} · {card[said - 1]}")
 
     # Cleo's: some guessed it.
     reveal(room, "Cleo")
@@ -293,7 +293,7 @@ def test_doodles_on_the_phones_with_a_typed_card_seven_players_to_a_shared_win(s
     screens.check("reveal-ann", reads=DD_READS)
     assert host.locator(".dd-tile.current").inner_text().split()[1] == "Ann"
     assert host.locator(".dd-now .dd-big svg path").get_attribute("d") == room.view()["doodles"][0]["doodle"]
-    assert text(host, ".dd-now h3") == f"A Ann drew {truth['Ann']} · {card[truth['Ann'] - 1]}"
+    assert text(host, ".dd-now h3") == f"A Ann doodled {truth['Ann']} · {card[truth['Ann'] - 1]}"
     reveal_to_the_end(screens, standing, "Right guesses", "Still tied, so they share the win.")
     # Every phone's own points of the round, reason by reason, add up to its round.
     for who, page in screens.phones.items():
