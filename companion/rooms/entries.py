@@ -52,6 +52,14 @@ class Create(Entry):
     language: Language | None = None
 
 
+class MoveHost(Entry):
+    """The host screen moves to another device (the server's entry, once the device showed the host
+    screen's handover code): the new device's credential, by its hash; the old one is signed out."""
+
+    type: Literal["move_host"]
+    host: HASH
+
+
 class Join(Entry):
     """A phone takes a seat before the start (the server's entry, from the join form or API)."""
 
@@ -223,12 +231,12 @@ class Photo(Entry):
 
 ENTRIES: dict[str, type[Entry]] = {
     model.model_fields["type"].annotation.__args__[0]: model  # type: ignore[union-attr]
-    for model in (Create, Join, Request, Rename, Remove, Reorder, SetOptions, Start, Admit, AddPlayer,
+    for model in (Create, MoveHost, Join, Request, Rename, Remove, Reorder, SetOptions, Start, Admit, AddPlayer,
                   Dismiss, Undo, End, EndGame, SetLanguage, NextGame, SitOut, SeatWithoutPhone, PassTablet, Photo)
 }
 # The entries a client may send as actions (the others are the server's own).
 HOST_ACTIONS = frozenset(kind for kind, model in ENTRIES.items() if model.host_only)
-SERVER_ENTRIES = frozenset({"create", "join", "request", "photo"})
+SERVER_ENTRIES = frozenset({"create", "move_host", "join", "request", "photo"})
 _ADAPTERS = {kind: TypeAdapter(model) for kind, model in ENTRIES.items()}
 
 

@@ -695,8 +695,16 @@ def _end_game(room, entry, at):
     return evolve(room, ended_early=room.engine.ended_early(room.state))
 
 
+def _move_host(room: Room, entry: entries.MoveHost, at: float) -> Room:
+    """The host screen is now the device whose credential hashes to ``entry.host``; the device it
+    was on is signed out, and its screen says so (``departed`` "host_moved")."""
+    if entry.host == room.host:
+        return room
+    return evolve(room, host=entry.host, departed=_farewell(room, room.host, "host_moved", ""))
+
+
 _HANDLERS = {
-    "create": _create, "join": _join, "request": _request, "rename": _rename, "remove": _remove,
+    "create": _create, "move_host": _move_host, "join": _join, "request": _request, "rename": _rename, "remove": _remove,
     "reorder": _reorder, "options": _options, "start": _start, "admit": _admit,
     "add_player": _add_player, "dismiss": _dismiss, "undo": _undo, "end": _end, "end_game": _end_game,
     "language": _language,

@@ -176,12 +176,19 @@ class Rooms:
         left that step since, MovedOn, and nothing changes."""
         return self._record(code, None, action, expected_version, hashed, beside, move_id, acted_on)
 
+    def move_host(self, code: str, hashed: str, allowed) -> rooms.Room:
+        """The host screen moves to the device whose new credential hashes to ``hashed``, if
+        ``allowed(room, now)`` (read under the write lock: of two devices that show one handover code,
+        the first takes the host screen and the code is spent for the second); else RuleError."""
+        room, _ = self._record(code, None, {"type": "move_host", "host": hashed}, check=allowed)
+        return room
+
     def wait(self, code: str, version: int, seconds: float) -> None:
         """Hold a poll until room ``code`` moves on from ``version``, at most ``seconds``."""
         self.changes.wait(code, version, seconds)
 
     def _record(self, code, actor, action, expected_version=None, hashed=None,
-                beside=None, move_id=None, acted_on=None) -> tuple[rooms.Room, object]:
+                beside=None, move_id=None, acted_on=None, check=None) -> tuple[rooms.Room, object]:
         body = dict(action)
         body["by"] = actor
         if body.get("type") == "start":
@@ -207,6 +214,8 @@ class Rooms:
                 if move_id is not None:
                     entry["move_id"] = move_id
             now = self.clock()
+            if check is not None:
+                check(room, now)
             # The actor's pace first (no move left: refused before the rules spend any time on
             # it), then the move itself; only a move that changes the room is then measured
             # against the room's cap and the actor's bytes (rooms/bounds.py).

@@ -249,5 +249,13 @@
   }
   // ---- Presence: end ----
 
+  // The handover QR code (templates/host_dialogs.html) is drawn as its dialog opens: its key
+  // lasts ten minutes, so a code drawn when the page loaded may be stale by the time it is shown.
+  document.addEventListener("click", function (event) {
+    var opener = event.target.closest('[data-ask="ask-move-host"]');
+    var img = opener && document.querySelector("#ask-move-host img[data-src]");
+    if (img) img.src = img.dataset.src + "?at=" + Date.now();
+  });
+
   C.keepAwake(true);  // the table's screen stays on all evening (app.js's wake lock)
 })();

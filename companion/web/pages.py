@@ -16,7 +16,7 @@ from flask import (Blueprint, Response, abort, current_app, redirect, render_tem
                    send_from_directory, url_for)
 
 from games import GAMES
-from games.base import HOST, RuleError, takes_late_arrivals
+from games.base import HOST, N_, RuleError, takes_late_arrivals
 
 from flask_babel import get_locale, gettext
 
@@ -121,7 +121,7 @@ def _live_fragment(code, role_hint, template):
     if (role_hint == "host") != (viewer == HOST):  # a host's token on a phone's fragment sees the table
         viewer = None
     gone = None
-    if viewer is None and role_hint == "seat":  # a phone without a seat: the room may remember why
+    if viewer is None:  # a phone without a seat, or a host screen moved away: the room may remember why
         token = identity.presented_token(room.code, role_hint)
         gone = room.farewell(token_hash(token)) if token else None
     here = rooms().presence_key(room, viewer)
@@ -144,11 +144,17 @@ def _live_fragment(code, role_hint, template):
     return response
 
 
+MOVED = N_("The host screen moved to another device at the table: this one is signed out.")
+
+
 @bp.get("/host/<code>")
 def host(code):
     code = normal_code(code)
     room = rooms().get(code)
     if identity.role(room, "host") != HOST:
+        token = identity.presented_token(code, "host")
+        if token and room.why_gone(token_hash(token)) == "host_moved":
+            return render_template("message.html", title=gettext("Host screen"), message=gettext(MOVED)), 403
         return render_template("message.html", title=gettext("Host screen"),
                                message=gettext("This is the host screen of the room. Open it with the host "
                                                "link, or join as a player by scanning the code.")), 403
