@@ -95,7 +95,8 @@ def check_the_moment(page, version, expected_gains, words, name, shots, click):
         assert word in seen["words"], word
     midway(page)
     shots(page, f"reveal-{name}-midway")
-    assert page.locator(".reveal-layer > *").count() > 0  # the travelling copies are on their way
+    if page.locator("#live [data-reveal] :is([data-reveal-fly], [data-reveal-deal])").count():
+        assert page.locator(".reveal-layer > *").count() > 0  # the travelling copies are on their way
     assert overflow(page) == {"height": 0, "width": 0}
     midway(page, 900)
     shots(page, f"reveal-{name}-landing")
@@ -103,6 +104,7 @@ def check_the_moment(page, version, expected_gains, words, name, shots, click):
     page.locator(click).click()
     assert running(page) == 0
     assert page.locator(".reveal-layer").count() == 0
+    assert page.evaluate("document.querySelector('#live').innerText") == seen["words"]  # nothing came later
     shots(page, f"reveal-{name}-after")
     again = swap_again(page)
     assert again["key"] == seen["key"] and again["running"] == 0, again
@@ -251,4 +253,66 @@ def test_the_doodles_hourglass_is_drawn_and_its_sand_runs_down(server, browser):
         assert empty["seconds"] == 0 and empty["bottom"] == pytest.approx(1), empty
         shots(page, f"hourglass-down-{size}")
     for page in pages.values():
+        page.context.close()
+
+
+def to_the_reveal_of_rorschach(room):
+    """Four pick on their phones: Ann and Ben match on blot 1, Cleo and Dan are alone."""
+    room.act("host", "start")
+    for name, number in (("Ann", 1), ("Ben", 1), ("Cleo", 2), ("Dan", 3)):
+        room.act(name, "pick", number=number)
+
+
+def to_the_reveal_of_rorschach_teams(room):
+    """Black (Ann, Ben) tests: Dan hides image 4, Ann matches, Ben guesses image 1 right, White
+    answers, a second guess if the table allows it; then the markers are turned up."""
+    room.act("host", "start")
+    room.act("Dan", "hide", image=4)
+    room.act("Ann", "match", matching={"1": "A", "2": "B", "3": "C"})
+    room.act("Ben", "guess", image=1, word="A")
+    room.act("Cleo", "control_guess", word="B")
+    if room.view()["phase"] == "second_guess":
+        room.act("Ben", "guess", image=2, word="B")
+
+
+def to_the_reveal_of_inkling(room):
+    """Three rounds with the box's ink cards: each player finds one word of the neighbour on their
+    left each round, then the clue cards are turned over."""
+    room.act("host", "start")
+    names = list(room.tokens)
+    left = {n: room.view(n)["you"]["sheet"]["left"] for n in names}
+    cards = {n: [c["word"] for c in room.view(n)["you"]["clue_card"]] for n in names}
+    while (phase := room.view()["phase"]) != "review":
+        for n in names:
+            if phase == "arrange":
+                room.act(n, "finish_arranging")
+            elif phase == "guess":
+                round_ = room.view()["round"]
+                room.act(n, "guess", neighbour=left[n]["seat"], word=cards[left[n]["name"]][round_ - 1])
+                room.act(n, "finish_guessing")
+            else:
+                room.act(n, "put_back", cards=[])
+
+
+@pytest.mark.parametrize(("game", "players", "options", "walk", "click"), [
+    ("rorschach", ("Ann", "Ben", "Cleo", "Dan"), {"cards": "virtual"}, to_the_reveal_of_rorschach, ".rs-reveal-title"),
+    ("rorschach-teams", ("Ann", "Ben", "Cleo", "Dan"), {"cards": "virtual"}, to_the_reveal_of_rorschach_teams, ".rt-words"),
+    ("inkling", ("Ann", "Ben", "Cleo"), {}, to_the_reveal_of_inkling, ".ik-head"),
+])
+def test_the_other_games_reveals_play_once_and_are_quiet_under_reduced_motion(server, browser, game, players, options, walk, click):
+    """Rorschach's picks turn over and each blot's outcome travels from its blot; Rorschach
+    (teams)' markers are dealt onto the images; Inkling's guesses turn over at the review."""
+    room = Room(server, game, players, options)
+    shots = Shots()
+    gains = ".gain, .ik-total, .rs-matrix td.count"
+    pages = {"1280": open_host(room, browser, TABLET, gains=gains), "1920": open_host(room, browser, TV, gains=gains)}
+    quiet = open_host(room, browser, TABLET, hold=False, gains=gains, reduced=True)
+    walk(room)
+    view = room.view()
+    for size, page in pages.items():
+        seen = landed(page, view["version"])
+        assert all(not earlier["running"] for earlier in page.evaluate("window.__landed.slice(0, -1)"))
+        check_the_moment(page, view["version"], seen["gains"], [], f"{game}-{size}", shots, click)
+    check_quiet(quiet, view["version"], landed(pages["1280"], view["version"])["gains"])
+    for page in (*pages.values(), quiet):
         page.context.close()
