@@ -8,7 +8,8 @@ What a table needs of it, checked on the host screen (1280x800, and the TV's 192
 - it never holds the scores back: the revealed words and every point are in the page at that very
   moment (read in the same task as the swap, before any frame of the animation);
 - a click finishes it at once, and the page then runs no animation and holds no copy;
-- it plays once: the same reveal swapped in again (the next poll, a phone's tick) plays nothing;
+- it plays once: the same reveal swapped in again (the next poll, a phone's tick) or the screen
+  reloaded plays nothing (a screen opened on it for the first time plays it);
 - under prefers-reduced-motion it plays nothing at all;
 - nothing scrolls while it plays (its travelling copies cross a fixed layer).
 
@@ -30,6 +31,10 @@ pytestmark = pytest.mark.browser
 # listener on #live), what runs and what the page shows; with window.__hold the moment is paused there.
 RECORD = """() => {
   window.__landed = [];
+  // The page as its scripts leave it once loaded (a reload), then as each fragment lands.
+  document.addEventListener('DOMContentLoaded', () => window.__landed.push({
+    loaded: true, running: document.getAnimations().length,
+    key: (document.querySelector('#live [data-reveal]') || {dataset: {}}).dataset.reveal || null}));
   document.addEventListener('live:update', () => {
     const running = document.getAnimations();
     const holder = document.querySelector('#live [data-reveal]');
@@ -152,6 +157,17 @@ def test_dixit_votes_fly_to_the_cards_and_the_storytellers_card_is_marked(server
         assert {int(n): sorted(v) for n, v in chips} == {
             p: sorted(v for v in voters if choice[v] == p) for p in place.values()}
         assert page.locator(".dx-shown .slot.storyteller[data-reveal-mark] .owner").inner_text().strip() == f"★ {teller}"
+    # A reload of the host screen does not play the reveal it already played (sessionStorage)...
+    page = pages["1280"]
+    page.reload()
+    page.wait_for_selector("#live [data-version]")
+    first = page.evaluate("window.__landed[0]")
+    assert first["loaded"] and first["key"] == "1" and first["running"] == 0, first
+    # ... where a screen that never showed it (another TV, a new tab) plays it as it opens.
+    late = open_host(room, browser, TABLET)
+    first = late.evaluate("window.__landed[0]")
+    assert first["loaded"] and first["key"] == "1" and first["running"] > 0, first
+    late.context.close()
     check_quiet(quiet, view["version"], gains)
     for page in (*pages.values(), quiet):
         page.context.close()

@@ -26,13 +26,14 @@
   var quiet = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
   var running = [];   // the animations of the moment playing
   var layer = null;   // the travelling copies' layer
-  var memory = null;  // where sessionStorage is refused
+  var memory = stored();  // the reveal last played here (kept in sessionStorage across a reload)
   var generation = 0; // the moment playing: a finished one's end must not end the next
 
-  function remembered() {
-    try { return window.sessionStorage.getItem(STORE); } catch (e) { return memory; }
+  function stored() {
+    try { return window.sessionStorage.getItem(STORE); } catch (e) { return null; }
   }
   function remember(key) {
+    if (key === memory) return;  // nothing to write: most changes show no reveal, as the one before
     memory = key;
     try {
       if (key === null) window.sessionStorage.removeItem(STORE); else window.sessionStorage.setItem(STORE, key);
@@ -43,7 +44,7 @@
     var holder = live.querySelector("[data-reveal]");
     if (!holder) { remember(null); return; }
     var key = holder.dataset.reveal;
-    if (key === remembered()) return;
+    if (key === memory) return;
     remember(key);
     if ((quiet && quiet.matches) || typeof holder.animate !== "function") return;
     finish();
@@ -59,25 +60,38 @@
   // Each step's items one after another, the whole step within ``span`` ms.
   function gap(count, span, most) { return count > 1 ? Math.min(most, span / (count - 1)) : 0; }
 
+  // Everything is read first (the boxes, the looks), then written (the copies, the animations): a
+  // box read after a copy or an animation was added would lay the page out again for each item.
   function play(holder) {
-    var flips = all(holder, "data-reveal-flip");
-    var flies = all(holder, "data-reveal-fly").concat(all(holder, "data-reveal-deal"));
-    var marks = all(holder, "data-reveal-mark"), pops = all(holder, "data-reveal-pop");
+    var origins = Object.create(null);  // by name: a player may be called "constructor"
+    Array.prototype.forEach.call(live.querySelectorAll("[data-reveal-origin]"), function (el) {
+      var name = el.dataset.revealOrigin;
+      if (!origins[name] && el.getClientRects().length) origins[name] = el;
+    });
+    var flips = all(holder, "data-reveal-flip").map(shape);
+    var flies = all(holder, "data-reveal-fly").concat(all(holder, "data-reveal-deal")).map(function (el) {
+      var origin = origins[el.dataset.revealFly];
+      return { el: el, to: el.getBoundingClientRect(), from: origin ? origin.getBoundingClientRect() : null, look: look(el) };
+    });
+    var marks = all(holder, "data-reveal-mark"), pops = all(holder, "data-reveal-pop").map(shape);
     var at = 0;
     var step = gap(flips.length, 450, 90);
-    flips.forEach(function (el, i) { flip(el, at + i * step); });
+    flips.forEach(function (item, i) { flip(item, at + i * step); });
     if (flips.length) at += 200 + (flips.length - 1) * step;
     step = gap(flies.length, 650, 110);
-    flies.forEach(function (el, i) { fly(el, at + i * step); });
+    flies.forEach(function (item, i) { fly(item, at + i * step); });
     if (flies.length) at += 520 + (flies.length - 1) * step;
     marks.forEach(function (el) { mark(el, at); });
     step = gap(pops.length, 250, 40);
-    pops.forEach(function (el, i) { pop(el, Math.max(0, at - 150) + i * step); });
+    pops.forEach(function (item, i) { pop(item, Math.max(0, at - 150) + i * step); });
     holder.dataset.revealPlaying = "";
     var mine = ++generation;
     Promise.all(running.map(function (a) { return a.finished.catch(function () { /* cancelled */ }); }))
       .then(function () { if (mine === generation) done(holder); });
   }
+
+  // An inline element takes no transform: it fades up instead.
+  function shape(el) { return { el: el, inline: getComputedStyle(el).display === "inline" }; }
 
   function run(el, keyframes, options) {
     var animation = el.animate(keyframes, Object.assign({ fill: "backwards" }, options));
@@ -85,67 +99,59 @@
     return animation;
   }
 
-  // From ``hidden`` (a transform and an opacity) to ``shown``; an inline element, which takes no
-  // transform, fades up instead.
-  function appear(el, hidden, shown, options) {
-    var inline = getComputedStyle(el).display === "inline";
-    run(el, inline ? [{ opacity: 0 }, { opacity: 1 }] : [hidden, shown], options);
+  // From ``hidden`` (a transform and an opacity) to ``shown``, or a fade for an inline element.
+  function appear(item, hidden, shown, options) {
+    run(item.el, item.inline ? [{ opacity: 0 }, { opacity: 1 }] : [hidden, shown], options);
   }
 
   // Turned over about its upright axis.
-  function flip(el, delay) {
-    appear(el, { transform: "perspective(40em) rotateY(90deg)", opacity: 0.4 }, { transform: "perspective(40em) rotateY(0deg)", opacity: 1 },
+  function flip(item, delay) {
+    appear(item, { transform: "perspective(40em) rotateY(90deg)", opacity: 0.4 }, { transform: "perspective(40em) rotateY(0deg)", opacity: 1 },
       { duration: 380, delay: delay, easing: "cubic-bezier(.2,.8,.3,1)" });
   }
 
   // A copy travels from its origin (or the table's edge) onto the element, which shows as it lands.
-  function fly(el, delay) {
-    var to = el.getBoundingClientRect();
-    var name = el.dataset.revealFly;
-    var origin = name ? originOf(name) : null;
-    var from = origin ? origin.getBoundingClientRect()
-      : { left: window.innerWidth / 2 - to.width / 2, top: window.innerHeight - to.height, width: to.width, height: to.height };
+  function fly(item, delay) {
+    var to = item.to;
+    var from = item.from
+      || { left: window.innerWidth / 2 - to.width / 2, top: window.innerHeight - to.height, width: to.width, height: to.height };
     var dx = from.left + from.width / 2 - (to.left + to.width / 2), dy = from.top + from.height / 2 - (to.top + to.height / 2);
-    var copy = ghost(el, to);
-    var turn = origin ? 0 : (Math.random() * 24 - 12);
+    var copy = ghost(item);
+    var turn = item.from ? 0 : (Math.random() * 24 - 12);
     run(copy, [
       { transform: "translate(" + dx + "px," + dy + "px) scale(.7) rotate(" + turn + "deg)", opacity: 0 },
       { transform: "translate(" + dx + "px," + dy + "px) scale(.8) rotate(" + turn + "deg)", opacity: 1, offset: 0.12 },
       { transform: "translate(0,0) scale(1.08) rotate(0deg)", opacity: 1, offset: 0.85 },
       { transform: "none", opacity: 1 }
     ], { duration: 520, delay: delay, easing: "cubic-bezier(.3,.6,.3,1)", fill: "both" });
-    run(el, [{ opacity: 0 }, { opacity: 0 }], { duration: delay + 520 });
+    run(item.el, [{ opacity: 0 }, { opacity: 0 }], { duration: delay + 520 });
   }
 
-  function originOf(name) {
-    var found = null;
-    Array.prototype.some.call(live.querySelectorAll("[data-reveal-origin]"), function (el) {
-      if (el.dataset.revealOrigin === name && el.getClientRects().length) found = el;
-      return found !== null;
-    });
-    return found;
-  }
-
-  // The element's look, copied onto a copy in the fixed layer (its page's rules do not reach there).
+  // The element's look, to be copied onto its copy in the fixed layer (the page's rules do not
+  // reach there): its computed styles and its children's.
   var LOOK = ["color", "backgroundColor", "fontFamily", "fontSize", "fontWeight", "fontStyle", "lineHeight",
               "letterSpacing", "textAlign", "whiteSpace", "borderTopLeftRadius", "borderTopRightRadius",
               "borderBottomLeftRadius", "borderBottomRightRadius", "borderTop", "borderRight", "borderBottom",
               "borderLeft", "paddingTop", "paddingRight", "paddingBottom", "paddingLeft", "display", "alignItems",
               "justifyContent", "gap", "boxShadow", "textTransform"];
-  function dress(from, to) {
-    var look = getComputedStyle(from);
-    LOOK.forEach(function (p) { to.style[p] = look[p]; });
-    for (var i = 0; i < from.children.length && i < to.children.length; i++) dress(from.children[i], to.children[i]);
+  function look(el) {
+    var computed = getComputedStyle(el), styles = {};
+    LOOK.forEach(function (p) { styles[p] = computed[p]; });
+    return { styles: styles, children: Array.prototype.map.call(el.children, look) };
   }
-  function ghost(el, box) {
+  function dress(node, worn) {
+    Object.keys(worn.styles).forEach(function (p) { node.style[p] = worn.styles[p]; });
+    for (var i = 0; i < node.children.length && i < worn.children.length; i++) dress(node.children[i], worn.children[i]);
+  }
+  function ghost(item) {
     if (!layer || !layer.isConnected) {
       layer = document.createElement("div");
       layer.className = "reveal-layer";
       layer.setAttribute("aria-hidden", "true");
       document.body.appendChild(layer);
     }
-    var copy = el.cloneNode(true);
-    dress(el, copy);
+    var copy = item.el.cloneNode(true), box = item.to;
+    dress(copy, item.look);
     Array.prototype.forEach.call([copy].concat(Array.prototype.slice.call(copy.querySelectorAll("*"))), function (node) {
       node.removeAttribute("id");
       Object.keys(node.dataset).forEach(function (k) { delete node.dataset[k]; });
@@ -171,8 +177,8 @@
   }
 
   // A gain pops up from nothing to its own size (never larger: no page grows for it).
-  function pop(el, delay) {
-    appear(el, { transform: "scale(.2)", opacity: 0 }, { transform: "scale(1)", opacity: 1 },
+  function pop(item, delay) {
+    appear(item, { transform: "scale(.2)", opacity: 0 }, { transform: "scale(1)", opacity: 1 },
       { duration: 360, delay: delay, easing: "cubic-bezier(.2,.9,.3,1)" });
   }
 
@@ -197,14 +203,20 @@
   document.addEventListener("keydown", finish, true);
 
   // The hourglass's sand: the share of the time left, from the seconds it shows.
+  var shownSand = null;
   function sand() {
     var hg = live.querySelector("[data-hourglass]");
     var out = hg && hg.querySelector("[data-countdown]");
     var total = hg ? parseFloat(hg.dataset.seconds) : NaN;
-    if (!out || !(total > 0)) { document.documentElement.style.removeProperty("--sand"); return; }
-    var left = hg.dataset.phase === "doodle" || hg.dataset.phase === "subject" ? parseFloat(out.textContent) : 0;
-    var share = isFinite(left) ? Math.max(0, Math.min(1, left / total)) : 1;
-    document.documentElement.style.setProperty("--sand", share.toFixed(4));
+    var share = null;
+    if (out && total > 0) {
+      var left = hg.dataset.phase === "doodle" || hg.dataset.phase === "subject" ? parseFloat(out.textContent) : 0;
+      share = (isFinite(left) ? Math.max(0, Math.min(1, left / total)) : 1).toFixed(4);
+    }
+    if (share === shownSand) return;  // a change of the root's style restyles the whole page: only when it moves
+    shownSand = share;
+    if (share === null) document.documentElement.style.removeProperty("--sand");
+    else document.documentElement.style.setProperty("--sand", share);
   }
   new MutationObserver(sand).observe(live, { subtree: true, childList: true, characterData: true });
 
