@@ -1,7 +1,8 @@
 // Table Companion: the reveal as a moment, on the host screen only (templates/host.html links it;
 // a phone downloads none of it). When a fragment shows a reveal ([data-reveal="<key>"] in #live),
 // what it declares turns over, travels and lights up for about 1.5 s:
-//   [data-reveal-flip]           turned over (a card, a guess, a marker face up), one after another;
+//   [data-reveal-flip]           turned over (a card, a pick, a marker face up), one after another;
+//   [data-reveal-turn]           each of its children turned over so (a line of guesses);
 //   [data-reveal-fly="<name>"]   travels from [data-reveal-origin="<name>"] (a voter's row) to its
 //                                place (a vote onto the card it chose); no such origin: dealt in;
 //   [data-reveal-deal]           dealt in from the table's edge (the bottom of the screen);
@@ -51,8 +52,8 @@
     play(holder);
   }
 
-  function all(holder, attribute) {
-    return Array.prototype.filter.call(holder.querySelectorAll("[" + attribute + "]"), function (el) {
+  function all(holder, attribute, also) {
+    return Array.prototype.filter.call(holder.querySelectorAll("[" + attribute + "]" + (also || "")), function (el) {
       return el.getClientRects().length > 0;  // laid out: a hidden one has nowhere to go
     });
   }
@@ -68,7 +69,7 @@
       var name = el.dataset.revealOrigin;
       if (!origins[name] && el.getClientRects().length) origins[name] = el;
     });
-    var flips = all(holder, "data-reveal-flip").map(shape);
+    var flips = all(holder, "data-reveal-flip", ", [data-reveal-turn] > *").map(shape);
     var flies = all(holder, "data-reveal-fly").concat(all(holder, "data-reveal-deal")).map(function (el) {
       var origin = origins[el.dataset.revealFly];
       return { el: el, to: el.getBoundingClientRect(), from: origin ? origin.getBoundingClientRect() : null, look: look(el) };
