@@ -185,17 +185,15 @@
   var FAILED = messages.failed || "That did not work.";
   var WAITING = messages.waiting || "Waiting for the Wi-Fi…";
 
-  // A move's id, made here: the server makes a move once per id (the Idempotency-Key header), so
-  // a move sent again after a lost answer, or tapped twice, is one move. getRandomValues, not
-  // randomUUID: the table's address is plain http on the home network, not a secure context.
+  // A move's id (Idempotency-Key): the server makes a move once per id. Not randomUUID: plain http.
   function newId() {
     var bytes = crypto.getRandomValues(new Uint8Array(12));
     return btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_");
   }
 
   // act(move, {from: element tapped, for: seat, versioned, quiet: no toast, url: a photo's address
-  // for a Blob move, id: the move's id if the page made one}) -> a promise of {ok, status, error, version}, never rejected (offline: status
-  // 0; a move kept to send again: queued). A seat played on the host screen (the tablet's cover,
+  // for a Blob move, id}) -> a promise of {ok, status, error, version}, never rejected (offline:
+  // status 0; kept to send again: queued). A seat played on the host screen (the tablet's cover,
   // host.js) is Companion.cover: it names the seat a move is made for and, while its screen shows,
   // the screen that move answers.
   function act(move, options) {
@@ -230,7 +228,7 @@
     });
   }
 
-  // One sending of a request and its answer shown; rejected when the server was not reached.
+  // One sending and its answer shown; rejected when the server was not reached.
   function deliver(request) {
     var cover = request.cover, options = request.options;
     return fetch(request.url, { method: "POST", credentials: "same-origin", headers: request.headers, body: request.body })
@@ -256,12 +254,9 @@
   }
 
   // ---- Moves made offline: begin ----
-  // A move the server did not receive is kept, its button saying so, and sent again, in order,
-  // with the same id (made once, if its first sending did arrive) and the version of the screen
-  // it was made on (a step the table has left since refuses it with a sentence, never playing it
-  // in the wrong round): when the browser says it is online, when a poll gets through, and by a
-  // retry that waits longer each time. A photo is not kept (its bytes are large; its page says
-  // so), nor a move on the tablet's cover (the host sees at once that it did not go).
+  // A move the server did not receive is kept (its button says so) and sent again in order, with
+  // its id and the version its screen showed (a step left since refuses it), on "online", a poll
+  // that gets through, or a backoff retry. Not a photo (large), nor a move on the tablet's cover.
   var unsent = [], sending = false, retry = null, backoff = 1000;
 
   function keep(request) {
@@ -305,8 +300,7 @@
   }
 
   window.addEventListener("online", function () { backoff = 1000; sendKept(); });
-  // The service worker (sw.js): the app's files from the device, a reconnecting page of its own
-  // when the server cannot be reached. Browsers allow one on https and on localhost only.
+  // The service worker (templates/sw.js); browsers allow one on https and localhost only.
   if ("serviceWorker" in navigator && window.isSecureContext) navigator.serviceWorker.register("/sw.js").catch(function () {});
   // ---- Moves made offline: end ----
 
@@ -323,8 +317,8 @@
     var action = JSON.parse(button.dataset.action);
     if (value !== null) action[button.dataset.field || "name"] = value;
     button.classList.add("pressed");
-    // One id per button until the server's screen replaces it: a second tap before the answer is
-    // the same move (the morph drops the attribute the server's HTML does not have).
+    // One id per button until the server's screen replaces it (the morph drops the attribute):
+    // a second tap before the answer is the same move.
     var id = button.dataset.moveId || (button.dataset.moveId = newId());
     act(action, { from: button, id: id, versioned: button.hasAttribute("data-versioned") });
   }
