@@ -108,15 +108,24 @@ def test_the_doodles_lobby_shows_each_choice_whole_in_every_language(server, bro
         assert overflow(host) == {"height": 0, "width": 0}, language
 
 
-TABS = """() => Array.from(document.querySelectorAll('.page-tabs label .t'))
-    .map(el => [el.textContent.trim(), el.scrollWidth <= el.clientWidth + 1 && el.scrollHeight <= el.clientHeight + 1])"""
+# Each tab's title: [its words, whole (nothing past its box) and no word broken across two lines].
+TABS = """() => Array.from(document.querySelectorAll('.page-tabs label .t')).map(el => {
+    const text = el.firstChild, broken = [];
+    for (const m of text.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);
+        if (new Set(Array.from(range.getClientRects()).map(r => Math.round(r.top))).size > 1) broken.push(m[0]);
+    }
+    return [el.textContent.trim(), broken.length === 0 && el.scrollWidth <= el.clientWidth + 1
+            && el.scrollHeight <= el.clientHeight + 1, broken]; })"""
 
 
 @pytest.mark.parametrize("game", ["dixit", "doodles", "rorschach", "rorschach-teams", "inkling"])
 def test_the_score_only_step_tabs_show_each_step_whole_in_every_language(server, browser, game):
     """Issue 32: the score-only helper's step tabs were cut ("Where did each card …") on a tablet
     held upright; each tab's title is whole, in each language, at each game's largest table (a
-    tab a player: seven of them), and the page still fits."""
+    tab a player: seven of them), no word of it broken in two ("L'abbinament-o"), and the page
+    still fits."""
     from tests.table import HELPER_TABLET, overflow
     from tests.test_helper_steps_browser import start_sheet
 
@@ -129,6 +138,6 @@ def test_the_score_only_step_tabs_show_each_step_whole_in_every_language(server,
         assert page.evaluate("document.documentElement.lang") == language
         tabs = page.evaluate(TABS)
         shot(page, f"steps-{game}-{language}")
-        assert len(tabs) >= 2 and all(whole for _, whole in tabs), f"{language}: {tabs}"
+        assert len(tabs) >= 2 and all(whole for _, whole, _ in tabs), f"{language}: {tabs}"
         assert overflow(page) == {"height": 0, "width": 0}, language
     assert HELPER_TABLET["viewport"]["width"] == page.viewport_size["width"]
