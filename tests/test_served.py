@@ -59,6 +59,26 @@ def test_only_the_host_screen_links_the_host_script(app, table):
     assert "/static/app.js" in on_phone and "/static/host.js" not in on_phone
 
 
+def test_only_the_ways_in_link_the_home_styles(app, table):
+    """home.css (the home page's grid, the join pages' spacing) is linked by the home page and the
+    join pages only, after app.css: a phone in a game downloads neither it nor host.css (issue 32:
+    the home page's rules in app.css took the phone's download over its 40 KB budget)."""
+    client = app.test_client(use_cookies=False)
+    t = table(game="rorschach", players=PLAYERS, start=False)
+
+    def styles(url, **headers):
+        page = client.get(url, headers=headers)
+        assert page.status_code == 200, url
+        return [FINGERPRINT.sub("", u) for u, _ in LINKED.findall(page.get_data(as_text=True)) if u.endswith(".css")]
+
+    for url in ("/", "/join", f"/j/{t.code}"):
+        linked = styles(url)
+        assert "/static/home.css" in linked and linked.index("/static/home.css") > linked.index("/static/app.css"), (url, linked)
+    for url, headers in ((f"/p/{t.code}", t.headers("Ann")), ("/score/new/dixit", {})):
+        assert not {"/static/home.css", "/static/host.css"} & set(styles(url, **headers)), url
+    assert "/static/home.css" not in styles(f"/host/{t.code}", **t.headers("host"))
+
+
 def test_pages_link_every_asset_by_the_digest_of_its_bytes_and_it_is_cached_for_a_year(app, table):
     client = app.test_client(use_cookies=False)
     urls = linked_assets(client, table)
