@@ -55,7 +55,8 @@ def test_the_home_page_is_one_even_grid_with_score_only_and_joining_in_view(serv
 
 
 def test_the_join_page_keeps_its_language_pills_apart_from_its_heading(server, browser):
-    """Issue 32: the join page's language pills touched its heading."""
+    """Issue 32: the join page's language pills touched its heading; its label touched the name's
+    box (Polish "Twoje imię" ran into its focus ring)."""
     shot = Shots()
     host = browser.new_context(**HOST).new_page()
     host.goto(server.url + "/")
@@ -67,6 +68,8 @@ def test_the_join_page_keeps_its_language_pills_apart_from_its_heading(server, b
         pills = phone.locator(".lang-switch").bounding_box()
         heading = phone.locator("main h1").bounding_box()
         assert heading["y"] - (pills["y"] + pills["height"]) >= 12, f"{language}: {pills} {heading}"
+        label, box = phone.locator("label[for=name]").bounding_box(), phone.locator("#name").bounding_box()
+        assert box["y"] - (label["y"] + label["height"]) >= 4, f"{language}: the label touches its box"
         assert phone.locator(".lang-switch a").all_inner_texts()[:3] == ["English", "Italiano", "Polski"]
         shot(phone, f"join-{language}")
         phone.context.close()
