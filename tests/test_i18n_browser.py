@@ -29,7 +29,7 @@ def test_a_dixit_round_with_the_room_in_polish_and_one_phone_in_italian(server, 
         phone = browser.new_context(**PHONE).new_page()
         phone.goto(f"{server.url}/j/{code}")
         if name == "Cat":
-            phone.get_by_role("link", name="IT").click()
+            phone.get_by_role("link", name="Italiano").click()
             phone.wait_for_selector("text=Prendi posto")
             phone.fill("#name", name)
             phone.get_by_role("button", name="Entra").click()

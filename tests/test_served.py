@@ -59,6 +59,26 @@ def test_only_the_host_screen_links_the_host_script(app, table):
     assert "/static/app.js" in on_phone and "/static/host.js" not in on_phone
 
 
+def test_only_the_ways_in_link_the_home_styles(app, table):
+    """home.css (the home page's grid, the join pages' spacing) is linked by the home page and the
+    join pages only, after app.css: a phone in a game downloads neither it nor host.css (issue 32:
+    the home page's rules in app.css took the phone's download over its 40 KB budget)."""
+    client = app.test_client(use_cookies=False)
+    t = table(game="rorschach", players=PLAYERS, start=False)
+
+    def styles(url, **headers):
+        page = client.get(url, headers=headers)
+        assert page.status_code == 200, url
+        return [FINGERPRINT.sub("", u) for u, _ in LINKED.findall(page.get_data(as_text=True)) if u.endswith(".css")]
+
+    for url in ("/", "/join", f"/j/{t.code}"):
+        linked = styles(url)
+        assert "/static/home.css" in linked and linked.index("/static/home.css") > linked.index("/static/app.css"), (url, linked)
+    for url, headers in ((f"/p/{t.code}", t.headers("Ann")), ("/score/new/dixit", {})):
+        assert not {"/static/home.css", "/static/host.css"} & set(styles(url, **headers)), url
+    assert "/static/home.css" not in styles(f"/host/{t.code}", **t.headers("host"))
+
+
 def test_pages_link_every_asset_by_the_digest_of_its_bytes_and_it_is_cached_for_a_year(app, table):
     client = app.test_client(use_cookies=False)
     urls = linked_assets(client, table)
@@ -193,7 +213,10 @@ def test_through_the_real_server_a_phone_page_with_its_blots_is_a_small_download
     its styles and scripts, and the blots, as gunicorn sends them (135 KB before, 2026-12; 28 KB after;
     about 35 KB before issue 30, 41 KB with idiomorph, 3.8 KB, and act's one way to send a move; 37.7 KB
     once the host screen's own script, host.js, went out of what a phone loads; 41.9 KB with issue 31's
-    in-page questions and wake lock, 38.7 KB once the host's own styles went to host.css)."""
+    in-page questions and wake lock, 38.7 KB once the host's own styles went to host.css). The three
+    blots are dealt at random and weigh 6.1 to 13.5 KB together: issue 32's home page in app.css took
+    the rest to 29.6 KB, over the budget in one deal of five; 28.4 KB once the home page, the join
+    pages and the host's lobby had their own styles (home.css, host.css), over it in one deal of 70."""
     session = requests.Session()
     room = session.post(server.url + "/api/v1/rooms", json={"game": "rorschach", "options": {}}).json()
     tokens = {name: session.post(f"{server.url}/api/v1/rooms/{room['code']}/seats", json={"name": name}).json()["token"]

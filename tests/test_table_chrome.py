@@ -88,6 +88,9 @@ HEADER = """() => { const top = document.querySelector('.phone-top');
     return {height: top.getBoundingClientRect().height, parts, taps, width: document.documentElement.scrollWidth}; }"""
 
 
+NAMED = {"en": "English", "it": "Italiano", "pl": "Polski"}
+
+
 @pytest.mark.parametrize("width", [390, 360])
 def test_the_phone_header_is_one_line_in_every_language_with_thumb_sized_buttons(server, browser, width):
     """The review found Mute on a second line at 390 px (Polish and Italian words are longer)."""
@@ -109,14 +112,17 @@ def test_the_phone_header_is_one_line_in_every_language_with_thumb_sized_buttons
         assert mute.get_attribute("aria-pressed") == "false"
         assert {"en": "Mute", "it": "Disattiva audio", "pl": "Wycisz"}[language] in mute.inner_text()  # its name, read aloud
 
-        phone.click(".phone-lang summary")  # the languages open under their code, each a thumb's size
+        # The menu is under the language's own name (issue 32: EN/IT/PL said nothing to a guest)
+        assert phone.locator(".phone-lang summary").inner_text().strip() == NAMED[language], where
+        phone.click(".phone-lang summary")  # the languages open under their names, each a thumb's size
         links = phone.locator(".phone-lang .lang-switch a")
-        assert links.count() == 4  # EN, IT, PL and back to the room's language
+        assert links.count() == 4  # English, Italiano, Polski and back to the room's language
+        assert [links.nth(i).inner_text().strip() for i in range(3)] == ["English", "Italiano", "Polski"]
         assert all(box["height"] >= 44 and box["x"] + box["width"] <= width
                    for box in (links.nth(i).bounding_box() for i in range(4)))
         phone.locator(".phone-lang .lang-switch a[lang=en]").click()
         phone.wait_for_selector(".phone-top .top-title")
-        assert phone.locator(".phone-lang summary").inner_text().strip() == "EN"
+        assert phone.locator(".phone-lang summary").inner_text().strip() == "English"
         context.close()
 
 

@@ -118,7 +118,9 @@ def check_the_end(screens, standing, tie_words):
         assert page.locator(".podium").bounding_box()["y"] < 300, who  # on top, under "You win!"
         assert (page.locator(".you-win").count() == 1) == (who in names)
         assert text(page, ".podium .ranking li.me").split()[-4:] == [who, "◆", str(figure[who]), str(standing.totals[who])]
-        assert "which order players level on points" in text(page, ".podium .figure-key")
+        # The key reads as a sentence (issue 32: "◆ Doodles guessed, which order players level on points:")
+        assert text(page, ".podium .figure-key") in ("◆ Doodles guessed: on a tie on points, more wins",
+                                                     "◆ Right guesses: on a tie on points, more wins")
         for words in tie_words:
             assert words in text(page, ".podium .tie-note")
     view = room.view()
