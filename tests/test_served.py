@@ -216,7 +216,10 @@ def test_through_the_real_server_a_phone_page_with_its_blots_is_a_small_download
     in-page questions and wake lock, 38.7 KB once the host's own styles went to host.css). The three
     blots are dealt at random and weigh 6.1 to 13.5 KB together: issue 32's home page in app.css took
     the rest to 29.6 KB, over the budget in one deal of five; 28.4 KB once the home page, the join
-    pages and the host's lobby had their own styles (home.css, host.css), over it in one deal of 70."""
+    pages and the host's lobby had their own styles (home.css, host.css), over it in one deal of 70.
+    So the budget is held where a change of ours moves it, whatever the deal: the page, its styles
+    and scripts under 30,000 bytes (29.5 KB with issue 34's moves kept offline), each blot under
+    5,000 (the three at most 15 KB; 6.1 to 13.5 KB dealt)."""
     session = requests.Session()
     room = session.post(server.url + "/api/v1/rooms", json={"game": "rorschach", "options": {}}).json()
     tokens = {name: session.post(f"{server.url}/api/v1/rooms/{room['code']}/seats", json={"name": name}).json()["token"]
@@ -234,13 +237,17 @@ def test_through_the_real_server_a_phone_page_with_its_blots_is_a_small_download
     html = body.decode() if "Content-Encoding" not in page.headers else gzip.decompress(body).decode()
     links = [url for url, _ in LINKED.findall(html)] + re.findall(r'src="(/blots/[^"]+)"', html)
     assert len(re.findall(r"/blots/", " ".join(links))) == 3
-    total = len(body)
+    code, blots = len(body), []
     for url in links:
         response, data = wire(url)
         assert response.headers.get("Content-Encoding") == "gzip", url
         assert directives(response) == YEAR, url
-        total += len(data)
-    assert total < 40_000, total
+        if "/blots/" in url:
+            blots.append(len(data))
+        else:
+            code += len(data)
+    assert code < 30_000, code
+    assert len(blots) == 3 and max(blots) < 5_000, blots
 
 
 @pytest.mark.server
