@@ -110,7 +110,16 @@ def test_the_room_remembers_each_actors_last_ids_within_a_bound(table):
         send(t, "Ann", "claim", f"ann-claim-{k:04d}", position=2 + k % 2)
     room = t.client.application.extensions["rooms"].get(t.code)
     assert len(room.recent_moves[t.seats["Ann"]]) == RECENT_MOVES
-    assert room.recent_moves[t.seats["Ann"]][-1] == f"ann-claim-{RECENT_MOVES + 2:04d}"
+    assert room.recent_moves[t.seats["Ann"]][-1][0] == f"ann-claim-{RECENT_MOVES + 2:04d}"
+
+
+def test_an_id_sent_again_with_another_move_is_refused_and_changes_nothing(table):
+    t = table()
+    send(t, "Ann", "claim", "ann-one-id", position=2)
+    version = t.view("host")["version"]
+    refused = send(t, "Ann", "claim", "ann-one-id", expect=400, position=3)
+    assert refused["error"] == "This move's id was already used for another move."
+    assert t.view("Ann")["you"]["claim"] == 2 and t.view("host")["version"] == version
 
 
 def test_a_move_sent_again_in_the_same_step_is_made_though_others_moved_meanwhile(table):

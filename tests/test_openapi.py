@@ -326,9 +326,10 @@ def test_the_documented_options_and_moves_are_the_engines(document):
             assert options[key].get("default") == info.default, (name, key)
         assert set(actions[prefix]) == set(engine.ACTIONS.models), name
         for kind, model in engine.ACTIONS.models.items():
-            # The move's fields, and what every action may carry: the version, and "by" (ignored); a
-            # seat's move also "for" (the host screen playing a seat without a phone).
-            carried = {"version", "by"} | ({"for"} if model.by != "host" else set())
+            # The move's fields, and what every action may carry: the version, "by" and "move_id"
+            # (ignored: the server's, the log's); a seat's move also "for" (the host screen playing
+            # a seat without a phone).
+            carried = {"version", "by", "move_id"} | ({"for"} if model.by != "host" else set())
             assert set(actions[prefix][kind]["properties"]) == set(model.model_fields) | carried, kind
         assert schemas[f"{prefix}NewRoom"]["properties"]["game"] == {"const": name}
 

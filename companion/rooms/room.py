@@ -8,6 +8,7 @@ Lobby rules live here; game rules live in the engines of ``games/``, which this 
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -727,7 +728,7 @@ def logged(changed: Room, body: dict, at: float, size: int, seq: int, limits: Bo
     recent = changed.recent_moves
     if body.get("move_id"):
         actor = body.get("by")
-        mine = (*recent.get(actor, ())[1 - RECENT_MOVES:], body["move_id"])
+        mine = (*recent.get(actor, ())[1 - RECENT_MOVES:], (body["move_id"], move_digest(body)))
         recent = {**recent, actor: mine}
     stage = _stage(changed)
     since = changed.stage_since if stage == changed.stage else seq
@@ -751,10 +752,25 @@ def moved_on(room: Room, acted_on: int | None) -> bool:
     return acted_on is not None and acted_on < room.stage_since
 
 
-def repeated(room: Room, actor, move_id: str | None) -> bool:
-    """Whether ``actor`` already made the move ``move_id`` in this room (its page sent it again:
-    a lost answer, a double tap)."""
-    return move_id is not None and move_id in room.recent_moves.get(actor, ())
+def move_digest(entry: dict) -> str:
+    """What a move says, apart from what the server adds to it (who, its id, a seed): the same
+    move sent again has the same digest."""
+    said = {k: v for k, v in entry.items() if k not in ("by", "move_id", "seed", "signs_out")}
+    return hashlib.sha256(json.dumps(said, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
+
+
+def repeated(room: Room, entry: dict) -> bool:
+    """Whether the entry's actor already made this move (its ``move_id``) in this room: its page
+    sent it again (a lost answer, a double tap). An id already used for another move is refused:
+    a page makes a new id for each move."""
+    move_id = entry.get("move_id")
+    if move_id is None:
+        return False
+    for made, digest in room.recent_moves.get(entry.get("by"), ()):
+        if made == move_id:
+            require(digest == move_digest(entry), "This move's id was already used for another move.")
+            return True
+    return False
 
 
 def replay(code: str, game: str, entries, room: Room | None = None, limits: Bounds = DEFAULT) -> Room:

@@ -220,7 +220,7 @@ class Rooms:
             # it), then the move itself; only a move that changes the room is then measured
             # against the room's cap and the actor's bytes (rooms/bounds.py).
             self.limits.check_pace(room.buckets, entry, now)
-            if rooms.repeated(room, entry["by"], move_id):
+            if rooms.repeated(room, entry):
                 # Made already: its answer was lost, or the page sent it twice. Before the version
                 # check: that move is what moved the version on.
                 return room, entry["by"]

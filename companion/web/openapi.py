@@ -32,7 +32,7 @@ from companion.web.layers import MAX_BODY
 bp = Blueprint("openapi", __name__)
 
 ERROR = {"$ref": "#/components/schemas/Error"}
-SERVERS_OWN = ("by", "seed", "signs_out")
+SERVERS_OWN = ("by", "seed", "signs_out", "move_id")
 ROOM_PREFIX = "Room"  # the room's own actions' schemas: RoomUndo, RoomStart…
 
 # --- strict JSON Schema -------------------------------------------------------------------------
@@ -119,6 +119,8 @@ VERSION = {"type": ["integer", "null"], "minimum": 0, "maximum": LIMIT,
                           "since. null, or no version, records the action whatever the version."}
 BY = {"readOnly": True, "description": "Who acted: the server's to fill in from the credential; a value "
                                        "sent is ignored."}
+MOVE_ID = {"readOnly": True, "description": "The log's own: the move's id, from the Idempotency-Key header; a "
+                                            "value sent in the body is ignored."}
 SEED = {"readOnly": True, "description": "The game's seed: the server draws it; a value sent is ignored."}
 SIGNS_OUT = {"readOnly": True, "description": "The server's: the seat's phone is signed out (always, now); a "
                                             "value sent is ignored."}
@@ -129,7 +131,7 @@ FOR = {"type": "integer", "minimum": 0, "maximum": 10_000,
 
 def _as_sent(schema: dict, **extra: dict) -> dict:
     """An action's schema as the actions endpoint takes it: with ``version`` and the server's fields."""
-    properties = {**schema.get("properties", {}), "version": VERSION, "by": BY, **extra}
+    properties = {**schema.get("properties", {}), "version": VERSION, "by": BY, "move_id": MOVE_ID, **extra}
     return dict(schema, properties=properties)
 
 
