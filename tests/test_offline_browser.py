@@ -51,13 +51,19 @@ def test_a_move_whose_answer_was_lost_is_sent_again_and_made_once(server, browse
         route.fetch()  # the server records the undo...
         route.abort("connectionreset")  # ...and the page never hears of it
 
+    def is_move(request):
+        return request.url.endswith("/actions")
+
+    finished = []
     host.route("**/actions", taken_then_cut, times=1)
-    host.on("request", lambda r: r.url.endswith("/actions") and keys.append(r.headers.get("idempotency-key")))
+    host.on("request", lambda r: is_move(r) and keys.append(r.headers.get("idempotency-key")))
+    host.on("requestfinished", lambda r: is_move(r) and finished.append(r))
     host.get_by_role("button", name="Undo").click()
     asked(host)
     host.locator("dialog[data-ask-shared] .ask-yes").click()
-    wait_for_version(host, before + 1)
-    host.wait_for_function("() => !document.querySelector('.waiting')")
+    wait_for_version(host, before + 1)  # the poll shows the undo the server made...
+    while not finished:  # ...and the page sends it again, its first sending cut: answered as made
+        host.wait_for_event("requestfinished", predicate=is_move)
     assert room.view()["version"] == before + 1
     assert room.view("Cat")["you"]["claim"] is None and room.view("Ben")["you"]["claim"] == 2
     assert len(set(keys)) == 1 and len(keys) >= 3 and keys[0]  # sent twice (the route saw one), one id
