@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import HOST, asked
+from tests.browser import HOST, Shots, asked
 from tests.table import Room, wait_for_version
 
 pytestmark = pytest.mark.browser
@@ -26,6 +26,7 @@ def test_a_claim_tapped_offline_waits_on_its_button_and_is_made_once_back_online
     claim_button(ben, 2).click()
     # The button says what happens: the move waits for the network; nothing reached the table.
     ben.wait_for_selector(".pad button.waiting:has-text('Waiting for the Wi-Fi…')")
+    Shots()(ben, "offline-1-waiting")
     assert room.view("Ben")["you"]["claim"] is None and room.view()["version"] == before
     ben.context.set_offline(False)
     wait_for_version(ben, before + 1)

@@ -16,9 +16,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import io
 
-import segno
 from flask import Blueprint, Response, current_app, redirect, render_template, url_for
 from flask_babel import gettext
 
@@ -26,7 +24,7 @@ from games.base import HOST, N_, RuleError
 from companion.rooms.room import Room, new_token, token_hash
 from companion.web import identity, limits
 from companion.web.api import absolute_url, normal_code
-from companion.web.i18n import say
+from companion.web.pages import qr_svg
 
 bp = Blueprint("handover", __name__)
 
@@ -60,15 +58,13 @@ def handover_qr(code: str):
     if identity.role(room, "host") != HOST:
         return Response(status=403)
     url = absolute_url("handover.take", code=room.code, key=handover_key(room, int(_rooms().clock() // WINDOW)))
-    buffer = io.BytesIO()
-    # Dark on white with a quiet zone of four modules, as a camera needs on the host's dark page.
-    segno.make(url, error="m").save(buffer, kind="svg", scale=10, border=4, xmldecl=False, dark="#111", light="#fff")
-    response = Response(buffer.getvalue(), mimetype="image/svg+xml")
+    response = Response(qr_svg(url, on_white=True), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
-def _refused(room: Room):
+def _refused():
+    """A key that does not open (wrong, spent or old): counted as a wrong code, and said."""
     if not limits.lookups().missed():
         return limits.too_many()
     return render_template("message.html", title=gettext("Host screen"), message=gettext(SPENT)), 403
@@ -79,7 +75,7 @@ def take(code: str, key: str):
     """Asks this device whether it becomes the host screen (nothing changes yet)."""
     room = _rooms().get(normal_code(code))
     if not opens(room, key, _rooms().clock()):
-        return _refused(room)
+        return _refused()
     return render_template("handover.html", room=room, key=key), 200, {"Cache-Control": "no-store"}
 
 
@@ -96,10 +92,8 @@ def taken(code: str, key: str):
 
     try:
         _rooms().move_host(code, token_hash(token), allowed)
-    except RuleError as refusal:
-        if not limits.lookups().missed():
-            return limits.too_many()
-        return render_template("message.html", title=gettext("Host screen"), message=say(refusal)), 403
+    except RuleError:
+        return _refused()
     response = redirect(url_for("pages.host", code=room.code), code=303)
     identity.set_cookie(response, identity.host_cookie(room.code), token)
     return response

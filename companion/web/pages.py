@@ -224,15 +224,20 @@ def game_asset(game, filename):
     return response
 
 
+def qr_svg(url: str, on_white: bool = False) -> bytes:
+    """A QR code of ``url`` as SVG; ``on_white``: with its own white ground and a quiet zone of four
+    modules, for a code shown on the host's dark page rather than in a white box."""
+    buffer = io.BytesIO()
+    extra = {"light": "#fff"} if on_white else {}
+    segno.make(url, error="m").save(buffer, kind="svg", scale=10, border=4 if on_white else 2, xmldecl=False,
+                                    dark="#111", **extra)
+    return buffer.getvalue()
+
+
 def _qr_svg(code: str) -> bytes:
     """The QR code of a room's join link, drawn once per worker and link."""
     url = join_url(code)
-
-    def draw():
-        buffer = io.BytesIO()
-        segno.make(url, error="m").save(buffer, kind="svg", scale=10, border=2, xmldecl=False, dark="#111")
-        return buffer.getvalue()
-    return _remembered(("qr", url) if links_fixed() else None, draw)
+    return _remembered(("qr", url) if links_fixed() else None, lambda: qr_svg(url))
 
 
 @bp.app_template_global()
