@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from companion.rooms.room import RECENT_MOVES
+from tests.test_game_photos import jpeg
 
 
 def send(t, who, type_, key, expect=200, acted_on=None, **payload):
@@ -153,3 +154,29 @@ def test_a_malformed_screen_version_gets_a_sentence(table, shown):
     response = t.client.post(f"/api/v1/rooms/{t.code}/actions", json={"type": "claim", "position": 2},
                              headers={**t.headers("Ann"), "X-Companion-Acted-On": shown})
     assert response.status_code == 400 and response.get_json()["error"] == "The version must be a whole number."
+
+
+def test_a_photo_sent_twice_is_kept_once_and_one_from_a_step_left_is_dropped(table):
+    """A photo kept while the phone was offline goes with its id and the screen it was taken on,
+    as any move: sent again it is the same move; arriving once the round is revealed it is refused
+    with the sentence, and nothing is stored."""
+    t = table("dixit")
+    shown = t.view("Ann")["version"]
+
+    def photo(key, acted_on=None):
+        headers = {**t.headers("Ann"), "Content-Type": "image/jpeg", "Idempotency-Key": key}
+        if acted_on is not None:
+            headers["X-Companion-Acted-On"] = str(acted_on)
+        return t.client.post(f"/api/v1/rooms/{t.code}/photos/table:1", data=jpeg(), headers=headers)
+
+    assert photo("ann-photo-0001", shown).status_code == 200
+    version = t.view("host")["version"]
+    assert photo("ann-photo-0001", shown).status_code == 200 and t.view("host")["version"] == version
+    for name, position in {"Ann": 3, "Ben": 1, "Cat": 2, "Dan": 4}.items():
+        t.act(name, "claim", position=position)
+    for name in ("Ben", "Cat", "Dan"):
+        t.act(name, "vote", position=3)
+    version = t.view("host")["version"]
+    refused = photo("ann-photo-0002", shown)
+    assert refused.status_code == 409 and refused.get_json()["error"].startswith("While your phone was offline")
+    assert t.view("host")["version"] == version

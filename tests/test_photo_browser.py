@@ -127,3 +127,23 @@ def test_a_poll_replaced_while_its_answer_is_still_coming_leaves_the_page_asking
     })""")
     assert len(asked) == 2 and asked[1] != 'W/"999"', asked  # the fresh poll asks for what is shown
     assert ann.evaluate("() => document.querySelector('#live [data-version]').dataset.version") == shown
+
+
+def test_a_photo_taken_offline_is_kept_and_sent_once_the_wifi_is_back(browser, served, tmp_path, monkeypatch):
+    """Issue 34: the camera works without a network; the page keeps the scaled photo, says it waits
+    for the Wi-Fi, and sends it (once) when the network returns."""
+    room = Room(served, game="high-card", players=("Ann", "Ben"))
+    room.act("host", "start")
+    ann = room.open_phone(browser, "Ann")
+    photo = tmp_path / "camera.jpg"
+    camera_photo(photo)
+    sent = []
+    check = images.check_photo
+    monkeypatch.setattr(images, "check_photo", lambda data: (sent.append(data), check(data))[1])
+    ann.context.set_offline(True)
+    ann.locator('input[type=file][data-photo-slot="card:1:1"]').set_input_files(str(photo))
+    ann.wait_for_function("() => document.getElementById('toast').textContent.includes('Waiting for the Wi-Fi')")
+    assert sent == [] and served.app.extensions["rooms"].store.photo(room.code, "card:1:1") is None
+    ann.context.set_offline(False)
+    ann.wait_for_function(SHOWN, arg="card:1:1", timeout=30_000)
+    assert len(sent) == 1 and served.app.extensions["rooms"].store.photo(room.code, "card:1:1") is not None

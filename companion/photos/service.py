@@ -125,11 +125,13 @@ def keeper(checked: images.Checked, digest: str) -> Callable:
     return keep
 
 
-def take(rooms, code: str, hashed: str, slot: str, data: bytes, seat: int | None = None):
+def take(rooms, code: str, hashed: str, slot: str, data: bytes, seat: int | None = None,
+         move_id: str | None = None, acted_on: int | None = None):
     """Check ``data`` and record it as the photo in ``slot`` by whoever the token (its hash) names
     (for ``seat``: the host screen taking it for a player without a phone); returns the room after
-    it and that actor (the RuleError, NotSeated or NoSuchRoom otherwise)."""
+    it and that actor (the RuleError, NotSeated or NoSuchRoom otherwise). ``move_id`` and
+    ``acted_on`` as for any move sent again (``Rooms.act_with_token``)."""
     checked = cooperative.blocking(images.check_photo, data)
     digest = hashlib.sha256(checked.data).hexdigest()
     entry = {"type": "photo", "slot": slot, "digest": digest, **({} if seat is None else {"seat": seat})}
-    return rooms.act_with_token(code, hashed, entry, beside=keeper(checked, digest))
+    return rooms.act_with_token(code, hashed, entry, beside=keeper(checked, digest), move_id=move_id, acted_on=acted_on)

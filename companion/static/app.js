@@ -219,7 +219,7 @@
     var request = { url: url, headers: headers, body: body, cover: cover, options: options, shown: currentVersion() };
     return deliver(request).catch(function () {
       if (cover) { cover.land(); cover.lost(); }
-      if (cover || options.url) {
+      if (cover) {
         if (!options.quiet) say(OFFLINE);
         return { ok: false, status: 0, error: OFFLINE };
       }
@@ -256,7 +256,8 @@
   // ---- Moves made offline: begin ----
   // A move the server did not receive is kept (its button says so) and sent again in order, with
   // its id and the version its screen showed (a step left since refuses it), on "online", a poll
-  // that gets through, or a backoff retry. Not a photo (large), nor a move on the tablet's cover.
+  // that gets through, or a backoff retry (a photo too: its bytes, at most 200 KB). Not a move on
+  // the tablet's cover: the tablet passes on to the next seat, whose screen it then shows.
   var unsent = [], sending = false, retry = null, backoff = 1000;
 
   function keep(request) {
@@ -269,7 +270,7 @@
   }
 
   function waiting(button, on) {
-    if (!button || !button.classList) return;
+    if (!button || button.tagName !== "BUTTON") return;  // a photo's input says it in its toast
     if (on && !button.classList.contains("waiting")) {
       button.dataset.label = button.textContent;
       button.textContent = WAITING;

@@ -2,8 +2,8 @@
 // send it) takes a photo with the phone's camera (accept="image/*" capture="environment"), scales
 // it on the phone to at most 1280 px and 200 KB, and sends it. The canvas writes a new JPEG of the
 // pixels alone: the camera's EXIF, with its GPS coordinates, never leaves the phone (the server
-// strips it again all the same). It goes by the page's one way to send a move (app.js's act), which
-// then shows the screen with the photo. The page's own sentences come with the input
+// strips it again all the same). It goes by the page's one way to send a move (app.js's act: kept
+// and sent again when the phone is offline), which then shows the screen with the photo. The page's own sentences come with the input
 // (data-photo-sending, -sent, -failed, -unreadable: in its language).
 (function () {
   "use strict";
@@ -73,6 +73,7 @@
   // (act makes it that seat's, from the input).
   function send(input, blob) {
     return window.Companion.act(blob, { url: input.dataset.photoUrl, from: input, quiet: true }).then(function (res) {
+      if (res.queued) return res;  // kept: sent when the Wi-Fi is back (app.js)
       if (res.status === 0) throw new TypeError("offline");
       if (!res.ok) throw new Error(res.error || sentence(input, "Failed", "The photo was not sent. Try again."));
       return res;
@@ -89,8 +90,8 @@
     decode(file)
       .then(shrink)
       .then(function (blob) { return send(input, blob); })
-      .then(function () {
-        tell(sentence(input, "Sent", "Photo sent."), "info");
+      .then(function (res) {
+        tell(res.queued ? res.error : sentence(input, "Sent", "Photo sent."), "info");
       })
       .catch(function (error) {
         if (error instanceof TypeError) {  // the request itself failed: no network

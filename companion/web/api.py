@@ -260,6 +260,21 @@ def room_view(service, environ: dict, code: str):
     return room, viewer
 
 
+def sent_again(environ: dict) -> tuple[str | None, int | None]:
+    """A move's headers for sending it again: its id (``Idempotency-Key``) and the version of the
+    screen it was made on (``X-Companion-Acted-On``), each None when not sent; a malformed one is
+    refused with a sentence."""
+    move_id = environ.get("HTTP_IDEMPOTENCY_KEY")
+    if move_id is not None and not re.fullmatch(MOVE_ID, move_id):
+        raise ApiError(400, lazy_gettext("The move's id (Idempotency-Key) must be 8 to 64 letters, digits, - or _."))
+    acted_on = environ.get("HTTP_X_COMPANION_ACTED_ON")
+    if acted_on is not None:
+        if not re.fullmatch(r"[0-9]{1,16}", acted_on):
+            raise ApiError(400, lazy_gettext("The version must be a whole number."))
+        acted_on = int(acted_on)
+    return move_id, acted_on
+
+
 def act(service, environ: dict, code: str):
     """``POST /rooms/<code>/actions``: record the action; the room after it and who acted."""
     code = normal_code(code)
@@ -277,17 +292,10 @@ def act(service, environ: dict, code: str):
         # The server's, as a start's seed: this rule signs the seat's phone out (rooms/entries.py).
         data["signs_out"] = True
     data.pop("move_id", None)  # the log's own field: a page names its move in the header
-    move_id = environ.get("HTTP_IDEMPOTENCY_KEY")
-    if move_id is not None and not re.fullmatch(MOVE_ID, move_id):
-        raise ApiError(400, lazy_gettext("The move's id (Idempotency-Key) must be 8 to 64 letters, digits, - or _."))
+    move_id, acted_on = sent_again(environ)
     expected = data.pop("version", None)
     if expected is not None and (type(expected) is not int or not 0 <= expected <= 2**53):
         raise ApiError(400, lazy_gettext("The version must be a whole number."))
-    acted_on = environ.get("HTTP_X_COMPANION_ACTED_ON")
-    if acted_on is not None:
-        if not re.fullmatch(r"[0-9]{1,16}", acted_on):
-            raise ApiError(400, lazy_gettext("The version must be a whole number."))
-        acted_on = int(acted_on)
     # Who acts is read from the room in the same transaction that records the action.
     return service.act_with_token(code, token_hash(token), data, expected, move_id=move_id, acted_on=acted_on)
 

@@ -25,12 +25,13 @@ from games.base import HOST, RuleError
 from companion.photos import images
 from companion.photos import service as photos
 from companion.rooms.room import apply_entry, token_hash
-from companion.rooms.service import NotSeated
+from companion.rooms.service import MovedOn, NotSeated
 from companion.web import api, identity
 
 bp = Blueprint("photos", __name__)
 bp.register_error_handler(RuleError, api._rule_error)
 bp.register_error_handler(NotSeated, api._not_seated)
+bp.register_error_handler(MovedOn, api._moved_on)
 
 IMAGE_TYPES = ("image/jpeg", "image/png", "image/webp", "application/octet-stream")
 FORM_OVERHEAD = 16 * 1024  # what a multipart form adds around the photo, at most
@@ -56,11 +57,15 @@ def take(code, slot):
     # ``?for=<seat>``: the host screen photographs the paper of a player without a phone.
     played_for = request.args.get("for")
     seat = None if played_for is None else identity.played_for(room, who, played_for)
+    # A photo kept while the phone was offline comes again with its id and the screen it was taken
+    # on: the same photo is recorded once, and never into a step the table has left since.
+    move_id, acted_on = api.sent_again(request.environ)
     # The room's own rule, before the image is read: a slot that is not the sender's to take now
     # costs no decoding. (The placeholder digest only fills the entry's field.)
     entry = {"type": "photo", "slot": slot, "digest": "0" * 64, "by": who, **({} if seat is None else {"seat": seat})}
-    apply_entry(room, entry, time.time())
-    room, who = photos.take(rooms(), code, hashed, slot, _upload(), seat)
+    if acted_on is None:  # sent again, it may be made already: the write job's checks say which
+        apply_entry(room, entry, time.time())
+    room, who = photos.take(rooms(), code, hashed, slot, _upload(), seat, move_id=move_id, acted_on=acted_on)
     body = api.view_body(rooms(), room, who if seat is None else seat)
     return Response(body, 200, headers=api.view_headers(room))
 
