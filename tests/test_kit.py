@@ -123,8 +123,11 @@ def test_nothing_dealt_shows_on_the_kit(client, table):
     """The kit pages of a game in play are those of the same table before the deal: no clue card
     dealt, no hand, no question in play marks any card, and the card and sheet name no secret."""
     t = table("inkling", players=("Ann", "Ben", "Cat"), start=False)
-    before = {path: client.get(f"/host/{t.code}/kit{path}", headers=t.headers("host")).get_data(as_text=True)
-              for path in KIT_PAGES[:-1]}
+    before = {}
+    for path in KIT_PAGES[:-1]:
+        page = client.get(f"/host/{t.code}/kit{path}", headers=t.headers("host"))
+        assert page.status_code == 200, path
+        before[path] = page.get_data(as_text=True)
     t.act("host", "start")
     for path, page in before.items():
         after = client.get(f"/host/{t.code}/kit{path}", headers=t.headers("host")).get_data(as_text=True)

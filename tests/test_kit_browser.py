@@ -15,6 +15,8 @@ import pypdfium2 as pdfium
 import pytest
 import zxingcpp
 
+from games import GAMES
+from games.base import NAME_CHARS, read_options
 from tests.browser import HOST, Shots
 from tests.table import Room
 
@@ -125,3 +127,22 @@ def test_the_printed_codes_read_as_the_join_address_and_the_wifi(server, browser
         keep(pdf, shot, f"kit-card-wifi-{paper}")
         assert len(pdf) == 1
         assert qr_codes(pdf) == sorted([join, "WIFI:T:WPA;S:Cleo's Flat;P:pass word 2026;;"]), paper
+
+
+@pytest.mark.parametrize("game", ["dixit", "rorschach", "rorschach-teams", "doodles", "inkling"])
+def test_the_score_sheet_of_the_largest_table_with_the_longest_names_prints_on_one_page(server, browser, game):
+    shot = Shots()
+    engine = GAMES[game]
+    most = engine.player_range(read_options(engine.Options, {}))[1]
+    names = [f"{chr(65 + n)}{'ąwmWź' * 5}"[:NAME_CHARS] for n in range(most)]
+    room = Room(server, game, players=names)
+    host = room.open_host(browser, HOST)
+    host.goto(f"{server.url}/host/{room.code}/kit/sheet")
+    assert host.locator(".sheet").count() == 1
+    pdfs = {paper: printed(host, paper) for paper in PAPER}
+    for paper, pdf in pdfs.items():
+        keep(pdf, shot, f"kit-{game}-largest-sheet-{paper}")
+    assert nothing_overflows(host) == []
+    for paper, pdf in pdfs.items():
+        assert len(pdf) == 1, paper
+        assert chars_outside(pdf, paper) == [], paper
