@@ -18,7 +18,7 @@ import zxingcpp
 from games import GAMES
 from games.base import NAME_CHARS, read_options
 from tests.browser import HOST, Shots
-from tests.table import Room
+from tests.table import Room, overflow
 
 pytestmark = pytest.mark.browser
 
@@ -99,6 +99,7 @@ def test_every_page_of_the_kit_prints_whole_on_a4_and_letter(server, browser, ga
         assert host.locator(".sheet").count() == count, title
         assert host.evaluate("() => [...document.images].every(i => i.complete && i.naturalWidth > 0)")
         assert nothing_overflows(host) == [], title
+        shot(host, f"kit-{game}-{title.lower().replace(' ', '-')}-screen")
         for paper in PAPER:
             pdf = printed(host, paper)
             assert len(pdf) == count, (title, paper)
@@ -118,7 +119,12 @@ def test_the_printed_codes_read_as_the_join_address_and_the_wifi(server, browser
     host.wait_for_selector(".wifi-qr img")
     join = host.inner_text(".qr-box .url")
     assert join.endswith(f"/j/{room.code}")
+    # The lobby with its Wi-Fi code and the kit's link still fits the host screen.
+    shot(host, "kit-lobby-wifi-1280")
+    assert overflow(host) == {"height": 0, "width": 0}
     host.get_by_role("link", name="Print the table kit").click()
+    host.wait_for_selector(".kit-list")
+    shot(host, "kit-list-1280")
     host.get_by_role("link", name="Table card").click()
     host.wait_for_selector(".table-card")
     assert host.inner_text(".room-code") == room.code and host.inner_text(".join-url") == join
@@ -146,3 +152,19 @@ def test_the_score_sheet_of_the_largest_table_with_the_longest_names_prints_on_o
     for paper, pdf in pdfs.items():
         assert len(pdf) == 1, paper
         assert chars_outside(pdf, paper) == [], paper
+
+
+def test_the_host_finds_the_kit_in_more_during_a_game(server, browser):
+    shot = Shots()
+    room = Room(server, "doodles")
+    room.act("host", "start")
+    host = room.open_host(browser, HOST)
+    host.locator("#pop-more > summary").click()
+    link = host.get_by_role("link", name="Print the table kit")
+    link.wait_for()
+    shot(host, "kit-more-in-play-1280")
+    link.click()
+    host.wait_for_selector(".kit-list")
+    assert [title for title, _, _ in kit_links(host)] == ["Table card", "Score sheet", "Subject cards"]
+    host.get_by_role("link", name="Back to the table").click()
+    host.wait_for_selector("#live [data-version]")
