@@ -950,6 +950,61 @@ class OwnCardsOptions(GameOptions):
         return self
 
 
+# --- the table kit on paper (issue 35) -----------------------------------------------------------
+
+Mark = tuple[str, str]  # one line of a printed card: its mark (a number, a value; may be "") and its text
+
+
+@dataclass(frozen=True)
+class PrintedDeck:
+    """One deck a game prints as cut-out cards (``TableKit.decks``): ``title`` (a sentence for
+    Babel: "Question cards"), ``cards(language)``, the shipped deck in that language read by the
+    game's own content functions, each card as its printed lines (:data:`Mark`), and ``size``, how
+    much a card holds: ``"word"`` (one word), ``"card"`` (a sentence or a few lines)."""
+
+    title: str
+    cards: Callable[[str], Sequence[Sequence[Mark]]]
+    size: Literal["word", "card"] = "card"
+
+
+@dataclass(frozen=True)
+class PaperSheet:
+    """The score-only helper's sheet on paper, filled by hand: a column per player (or per team,
+    ``teams``: ``SCORING.teams``), and a row per round (``rounds(players, options)``, options as
+    read), or per named line (``lines``, sentences for Babel), or per player (``holdings``: a cell
+    is whether the row's player holds the column's player's token); a row of totals unless
+    ``total`` is False; ``reminder``, the scoring rules in a few sentences for Babel."""
+
+    reminder: tuple[str, ...]
+    rounds: Callable[[int, Any], int] = lambda players, options: 12
+    lines: tuple[str, ...] = ()
+    teams: bool = False
+    holdings: bool = False
+    total: bool = True
+
+
+@dataclass(frozen=True)
+class TableKit:
+    """What a game prints for a table (``engine.TABLE_KIT``, optional): its score sheet on paper,
+    the shipped decks that print as cut-out cards for a group without the box, and whether the
+    virtual inkblot cards (``games.inkblots``) print too. Pure data, read by the companion."""
+
+    sheet: PaperSheet
+    decks: tuple[PrintedDeck, ...] = ()
+    blots: bool = False
+
+
+def table_kit_of(engine: Any) -> TableKit | None:
+    """The game's table kit, or None for a game that declares none."""
+    kit = getattr(engine, "TABLE_KIT", None)
+    return kit if isinstance(kit, TableKit) else None
+
+
+def plain_cards(cards: Sequence[str]) -> tuple[tuple[Mark], ...]:
+    """Cards of one text each (a question, a word), as printed: one line, no mark."""
+    return tuple((("", card),) for card in cards)
+
+
 # --- the screens ---------------------------------------------------------------------------------
 
 # The template slots the companion renders for a game; a game fills some of them (:class:`Screens`).

@@ -106,6 +106,7 @@ from games.base import (
     ranking, read_model, read_options, require, seat_of, seated_at_the_end, seen_by, sum_points, table_envelope,
 )
 from games.base import EarlyEnd, early_end
+from games.base import PaperSheet, TableKit
 
 NAME = "dixit"
 TITLE = "Dixit"
@@ -959,3 +960,14 @@ SCREENS = Screens(
     },
     parts=("words.html",), styles=("dixit.css",), score_styles=("score.css",),
 )
+
+
+# The table kit on paper (games/base.py TableKit): the score sheet only; the cards are the box's pictures.
+TABLE_KIT = TableKit(sheet=PaperSheet(
+    rounds=lambda players, options: rounds_total(max(players, 3)),
+    reminder=(
+        N_("Everyone or nobody found the storyteller's card: the storyteller scores 0, everyone else 2."),
+        N_("Otherwise the storyteller and everyone who found the card score 3."),
+        N_("Everyone but the storyteller also scores 1 point for each vote on their own card."),
+        N_("The game ends after the round whose refill takes the last card; the most points wins."),
+    )))

@@ -145,6 +145,7 @@ from games.base import (
 from games.base import ranking as rank_sides
 from games.base import require_plural
 from games.base import EarlyEnd, early_end
+from games.base import PaperSheet, PrintedDeck, TableKit
 from games.base import NO_PHOTOS, PhotoSlot, Photos
 from games.base import Deck, OwnCardLines, public_options, OwnCards, OwnCardsOptions, deck_field, own_cards_field, own_deck
 
@@ -1388,3 +1389,20 @@ SCREENS = Screens(
     parts=("figures.html", "tie_break.html", "tie_rule.html"),
     scripts=("doodles.js",), styles=("doodles.css",), score_styles=("score.css",),
 )
+
+
+def _printed_subject_cards(language: str) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """The shipped subject cards as printed: each word with its number."""
+    return tuple(tuple((str(number), word) for number, word in enumerate(card, 1))
+                 for card in subject_deck(language, "mixed"))
+
+
+# The table kit on paper (games/base.py TableKit): a round's points per player, and the subject
+# cards as cut-out cards for a table without the box.
+TABLE_KIT = TableKit(
+    sheet=PaperSheet(rounds=lambda players, options: options.rounds, reminder=(
+        N_("Each voter: +1 for each doodle whose number they guessed right, -1 for each one they got wrong."),
+        N_("Each artist: +1 for each player who guessed their number, or -2 when nobody did."),
+        N_("After the last round the highest total wins; on a tie, the artist whose doodles were guessed most often."),
+    )),
+    decks=(PrintedDeck(N_("Subject cards"), _printed_subject_cards),))

@@ -97,6 +97,7 @@ from games.base import (
 from games.base import Deck, OwnCardLines, public_options, OwnCards, OwnCardsOptions, deck_field, own_cards_field, own_deck
 from games.base import require_plural
 from games.base import EarlyEnd, early_end
+from games.base import PaperSheet, PrintedDeck, TableKit
 
 NAME = "inkling"
 TITLE = "Inkling"
@@ -1541,3 +1542,22 @@ SCREENS = Screens(
     parts=("score_entry_fields.html", "tie_break.html"),
     scripts=("inkling.js",), styles=("inkling.css",), score_styles=("score.css",),
 )
+
+
+def _printed_clue_cards(language: str) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """The shipped clue cards as printed: each word with its value."""
+    return tuple(tuple((str(value), word) for word, value in card) for card in clue_deck(language))
+
+
+# The table kit on paper (games/base.py TableKit): the four scores of each player at the end, and
+# the clue cards as cut-out cards for a table without the box (deal one face down to each player).
+TABLE_KIT = TableKit(
+    sheet=PaperSheet(lines=(
+        N_("Guessed from the left neighbour's card"), N_("Guessed from the right neighbour's card"),
+        N_("Ink: the left neighbour's guesses on your card"), N_("Ink: the right neighbour's guesses on your card"),
+    ), reminder=(
+        N_("A clue word you guessed scores its value (1, 2 or 3) once, however many guesses found it."),
+        N_("Your ink score for a neighbour is what that neighbour guessed of your card."),
+        N_("The total is both guessing scores and both ink scores. On a tie, the fewest guesses written wins."),
+    )),
+    decks=(PrintedDeck(N_("Clue cards"), _printed_clue_cards),))

@@ -111,6 +111,7 @@ from games.base import (
 from games.base import Deck, OwnCardLines, public_options, OwnCards, OwnCardsOptions, deck_field, own_cards_field, own_deck, whole_card
 from games.base import require_plural
 from games.base import EarlyEnd, early_end
+from games.base import PaperSheet, PrintedDeck, TableKit, plain_cards
 from games.content import deck
 
 NAME = "rorschach"
@@ -1018,3 +1019,15 @@ SCREENS = Screens(
     },
     parts=("marks.html",), styles=("rorschach.css",), score_styles=("score.css",),
 )
+
+
+# The table kit on paper (games/base.py TableKit): who holds whose colour, the question cards and
+# the virtual inkblots as cut-out cards for a table without the box.
+TABLE_KIT = TableKit(
+    sheet=PaperSheet(holdings=True, total=False, reminder=(
+        N_("Several players on one blot: each takes a token of every other colour on it."),
+        N_("Alone on a blot: take a token of your own colour (the only way to get it)."),
+        N_("Nobody holds two tokens of one colour. A token of every colour in play wins; several players can win at once."),
+    )),
+    decks=(PrintedDeck(N_("Question cards"), lambda language: plain_cards(deck(QUESTION_DECK, language))),),
+    blots=True)

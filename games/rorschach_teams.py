@@ -96,6 +96,7 @@ from games.base import (
 from games.base import Deck, OwnCardLines, public_options, OwnCards, OwnCardsOptions, deck_field, own_cards_field, own_deck, whole_card
 from games.base import NC_
 from games.base import EarlyEnd, early_end
+from games.base import PaperSheet, PrintedDeck, TableKit, plain_cards
 from games import inkblots
 from games.content import deck
 
@@ -1155,3 +1156,16 @@ SCREENS = Screens(
     parts=("words.html",),
     scripts=("rorschach-teams.js",), styles=("rorschach-teams.css",), score_styles=("score.css",),
 )
+
+
+# The table kit on paper (games/base.py TableKit): the images won by each team, the word cards and
+# the virtual inkblots as cut-out cards for a table without the box.
+TABLE_KIT = TableKit(
+    sheet=PaperSheet(teams=True, rounds=lambda players, options: 12, reminder=(
+        N_("Both guesses right: nobody wins the image, and the test team may guess a second image (right: the test team wins it; wrong: the control team does)."),
+        N_("Test team right, control team wrong: the test team wins the image, and may guess a second one."),
+        N_("Both wrong: nobody wins the image. Test team wrong, control team right: the control team wins it."),
+        N_("Each image won is a point. A team with at least 4 points and 2 ahead wins."),
+    )),
+    decks=(PrintedDeck(N_("Word cards"), lambda language: plain_cards(deck(WORD_DECK, language)), size="word"),),
+    blots=True)

@@ -224,13 +224,14 @@ def game_asset(game, filename):
     return response
 
 
-def qr_svg(url: str, on_white: bool = False) -> bytes:
+def qr_svg(url: str, on_white: bool = False, any_size: bool = False) -> bytes:
     """A QR code of ``url`` as SVG; ``on_white``: with its own white ground and a quiet zone of four
-    modules, for a code shown on the host's dark page rather than in a white box."""
+    modules, for a code shown on the host's dark page rather than in a white box; ``any_size``: a
+    viewBox and no size of its own, so it scales to the box it is put in (a printed page)."""
     buffer = io.BytesIO()
     extra = {"light": "#fff"} if on_white else {}
     segno.make(url, error="m").save(buffer, kind="svg", scale=10, border=4 if on_white else 2, xmldecl=False,
-                                    dark="#111", **extra)
+                                    dark="#111", omitsize=any_size, **extra)
     return buffer.getvalue()
 
 

@@ -181,12 +181,18 @@ def qr():
     network = this_browsers_network()
     if not network:
         return Response(status=404)
+    # The password is in the picture: no cache keeps it.
+    return Response(network_svg(network), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+def network_svg(network: dict, border: int = 2, any_size: bool = False) -> bytes:
+    """The QR code that joins a phone to ``network``, as SVG (``border``: its quiet zone, in modules;
+    ``any_size``: a viewBox and no size of its own, to scale to its box)."""
     code = qr_helpers.make_wifi(ssid=network["ssid"], password=network["password"] or None,
                                    security=None if network["security"] == "nopass" else network["security"])
     out = io.BytesIO()
-    code.save(out, kind="svg", scale=8, border=2, xmldecl=False)
-    # The password is in the picture: no cache keeps it.
-    return Response(out.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+    code.save(out, kind="svg", scale=8, border=border, xmldecl=False, omitsize=any_size)
+    return out.getvalue()
 
 
 def from_another_network() -> bool:
