@@ -69,7 +69,15 @@ def bg_stats(group: Group, night: int, number: int) -> dict[str, Any] | None:
         "board": "",
         "game": {"name": game["title"], "highestWins": True, "noPoints": False, "sourceGameId": game["game"]},
         "players": [{"name": name, "score": game["points"].get(name), "winner": name in game["winners"],
-                     "rank": place.get(name, 0), "startPlayer": i == 0, "role": "",
+                     "rank": _rank(place, name, game["winners"]), "startPlayer": i == 0, "role": "",
                      "sourcePlayerId": name}
                     for i, name in enumerate(game["players"])],
     }
+
+
+def _rank(place: dict[str, int], name: str, winners: list[str]) -> int:
+    """A player's place; in a game of teams (its places are the teams'), 1 for the winning team's
+    players and 2 for the others."""
+    if name in place:
+        return place[name]
+    return 1 if name in winners else 2
