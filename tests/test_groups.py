@@ -234,3 +234,23 @@ BG_STATS_SCHEMA = {
             "winner": {"type": "boolean"}, "rank": {"type": "integer"}, "startPlayer": {"type": "boolean"}}}},
     },
 }
+
+
+def test_an_address_saves_the_documented_number_of_groups_an_hour(app, table):
+    from limits import parse
+
+    from companion.web import limits
+
+    per_hour = parse(limits.LIMITS["groups.save"].split(";")[0]).amount
+    web = app.test_client()
+    answers = []
+    for _ in range(per_hour + 2):
+        t = table("rorschach", ("Ann", "Ben", "Cat"))
+        for name, blot in (("Ann", 1), ("Ben", 1), ("Cat", 2)):
+            t.act(name, "pick", number=blot)
+        t.act("host", "end_game")
+        answers.append(web.post(f"/host/{t.code}/group", data={"name": "Café table"}, headers=t.headers("host")))
+    assert [a.status_code for a in answers] == [302] * per_hour + [429] * 2
+    assert "Too many requests" in answers[-1].get_data(as_text=True)
+    db = sqlite3.connect(app.extensions["rooms"].store.path)
+    assert db.execute("SELECT COUNT(*) FROM groups").fetchone()[0] == per_hour

@@ -52,6 +52,9 @@ def test_the_host_saves_the_table_as_a_group_reads_it_on_a_phone_and_deletes_it(
     assert overflow(host)["width"] == 0
     shot(host, "group-2-page-1280")
 
+    host.goto(server.url + "/")  # the home page leads back to the group on this device
+    host.get_by_role("link", name="Thursday friends").click()
+    host.wait_for_selector("h1:text('Thursday friends')")
     link = host.locator(".link code").inner_text()
     gid = link.split("/group/")[1].split("/")[0]
     phone = browser.new_context(**PHONE).new_page()

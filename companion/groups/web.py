@@ -22,6 +22,7 @@ from werkzeug.exceptions import HTTPException
 from games.base import HOST, RuleError
 
 from companion.groups import export, keep
+from companion.storage.store import GroupRow
 from companion.web import identity
 from companion.web.api import normal_code
 from companion.web.i18n import say
@@ -72,15 +73,22 @@ def _group(gid: str) -> keep.Group:
     return group
 
 
-def _kept_groups():
-    """The groups whose keys this device holds (its cookies), for "add tonight to"."""
-    found = []
+@bp.app_template_global("device_groups")
+def kept_rows() -> list[GroupRow]:
+    """The groups whose keys this device holds (its cookies), most recently changed first: the
+    home page lists them, the save page offers to add tonight to them."""
+    found: list[GroupRow] = []
     for name, key in request.cookies.items():
         if name.startswith(COOKIE_PREFIX) and len(found) < MAX_KEPT:
             row = _store().group(name[len(COOKIE_PREFIX):][:64])
-            if keep.opens(row, key):
-                found.append(keep.load(_store(), row.id))
-    return [g for g in found if g is not None]
+            if row is not None and keep.opens(row, key):
+                found.append(row)
+    return sorted(found, key=lambda row: -row.updated)
+
+
+def _kept_groups():
+    """The groups this device holds, with their nights."""
+    return [g for g in (keep.load(_store(), row.id) for row in kept_rows()) if g is not None]
 
 
 def _hosts_room(code: str):
