@@ -35,6 +35,8 @@ def test_the_host_saves_the_table_as_a_group_reads_it_on_a_phone_and_deletes_it(
     host.get_by_role("button", name="Tonight's scoreboard").click()
     board = host.locator("dialog#ask-tonight")
     board.wait_for(state="visible")
+    assert overflow(host) == {"height": 0, "width": 0}  # the host screen still fits, with one link more
+    shot(host, "group-0-scoreboard-1280")
     board.get_by_role("link", name="Save as a group").click()
 
     host.wait_for_selector("h1:text('Save as a group')")
