@@ -254,3 +254,39 @@ def test_an_address_saves_the_documented_number_of_groups_an_hour(app, table):
     assert "Too many requests" in answers[-1].get_data(as_text=True)
     db = sqlite3.connect(app.extensions["rooms"].store.path)
     assert db.execute("SELECT COUNT(*) FROM groups").fetchone()[0] == per_hour
+
+
+def test_a_game_ended_mid_round_keeps_nothing_of_that_round(app, table, clock):
+    """The round dropped by an early end was never revealed: none of its votes reach the group."""
+    t = table("dixit", PLAYERS)
+    view = t.view("host")
+    for place, name in enumerate(PLAYERS, start=1):
+        t.act(name, "claim", position=place)
+    teller = next(p["name"] for p in view["players"] if p["seat"] == view["storyteller"]["seat"])
+    voters = [n for n in PLAYERS if n != teller]
+    for voter in voters:
+        t.act(voter, "vote", position=PLAYERS.index(teller) + 1)
+    t.act("host", "next_round")
+    second = t.view("host")
+    for place, name in enumerate(PLAYERS, start=1):
+        t.act(name, "claim", position=place)
+    teller2 = next(p["name"] for p in second["players"] if p["seat"] == second["storyteller"]["seat"])
+    voter = next(n for n in PLAYERS if n != teller2)
+    t.act(voter, "vote", position=PLAYERS.index(teller2) + 1)  # round 2: one secret vote so far
+    t.act("host", "end_game")
+    gid, web = save_group(app, t)
+    game = json.loads(web.get(f"/group/{gid}/group.json").get_data(as_text=True))["nights"][0]["games"][0]
+    assert game["revealed"] == [{"storyteller": teller, "votes": {v: teller for v in voters}}]
+
+    d = table("doodles", PLAYERS, options={"rounds": 2})
+    seats = d.seats
+    d.act("host", "start_timer")
+    clock.now += 31
+    for voter in PLAYERS:
+        for artist in PLAYERS:
+            if artist != voter:
+                d.act(voter, "vote", artist=seats[artist], subject=1)
+    d.act("host", "reveal", artist=seats["Ann"])  # one doodle of four revealed, then the end
+    d.act("host", "end_game")
+    rooms = app.extensions["rooms"]
+    assert keep.night_of(rooms.get(d.code), 0.0)["games"][0]["revealed"] == []
