@@ -17,6 +17,7 @@ from companion.live.holds import per_address as held_polls_per_address
 from companion.live.polling import NotModified
 from companion.rooms.bounds import Bounds
 from companion.rooms.service import CACHE_BYTES, MEMO_BYTES, Rooms
+from companion.groups import web as group_pages
 from companion.scoresheet import pages as helper_pages
 from companion.scoresheet import scoring_api as scoring
 from companion.storage import open_store
@@ -148,6 +149,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(handover.bp)
     app.register_blueprint(kit.bp)
     app.register_blueprint(install.bp)
+    app.register_blueprint(group_pages.bp)
     limits.init_app(app)
     assets.init_app(app, static_files)
     blots.init_app(app, static_files)

@@ -5,7 +5,9 @@
 """
 
 from games import dixit, doodles, inkling, rorschach, rorschach_teams
+from games import dixit_stats, doodles_stats, inkling_stats, rorschach_stats, rorschach_teams_stats
 from games.base import Engine, LateArrivals
+from games.stats import KeepsStatistics
 
 GAMES: dict[str, Engine] = {
     dixit.NAME: dixit,
@@ -17,3 +19,12 @@ GAMES: dict[str, Engine] = {
 
 # The games that take a new player once started (the optional part of the contract), checked too.
 LATE_ARRIVALS: tuple[LateArrivals, ...] = (dixit, doodles, rorschach)
+
+# Each game's statistics for a group across nights (games/stats.py), by the game's name.
+STATISTICS: dict[str, KeepsStatistics] = {
+    dixit.NAME: dixit_stats,
+    rorschach.NAME: rorschach_stats,
+    rorschach_teams.NAME: rorschach_teams_stats,
+    doodles.NAME: doodles_stats,
+    inkling.NAME: inkling_stats,
+}

@@ -223,6 +223,9 @@ class RoundResult:
     storyteller: int
     points: tuple[tuple[int, int], ...]
     score: Score
+    # (voter, the seat whose card they voted for), by voter: who finds whose card, kept for the
+    # group's statistics (games/dixit_stats.py); public from the reveal on.
+    votes: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -545,8 +548,10 @@ def _reveal(state: State) -> State:
     score = score_round([p.name for p in state.players], name[state.storyteller], cards,
                         {name[seat]: position for seat, position in state.votes},
                         bonus=state.options.bonus, bonus_cap=state.options.bonus_cap)
+    owner = {position: seat for seat, positions in state.claims for position in positions}
     result = RoundResult(round=state.round, storyteller=state.storyteller,
-                         points=tuple((p.seat, score.points[p.name]) for p in state.players), score=score)
+                         points=tuple((p.seat, score.points[p.name]) for p in state.players), score=score,
+                         votes=tuple((voter, owner[position]) for voter, position in state.votes))
     history = state.history + (result,)
     state = evolve(state, history=history, phase=Phase.REVEALED,
                    standing=standings(table_of(state), [r.score for r in history]))

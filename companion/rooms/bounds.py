@@ -179,3 +179,14 @@ class Bounds:
 
 
 DEFAULT = Bounds()
+
+# A group's memory across nights (companion/groups/). A group of friends who play every month keeps
+# ten years of nights at the cap; a night is a room's finished games (names, standings and the
+# moves revealed). Measured (tests/seeded_evening.py): 60 rounds of four players keep 14.7 KB of
+# JSON, a 20-round game of the drawing game 6.9 KB with 4 players (its votes grow with the square
+# of the players: about 25 KB with 7); a night of the longest games a room's log holds (five or
+# six) keeps about 150 KB, under the cap. A room is saved into one group at most (its host token
+# cannot make a second one), and an address opens few groups a day (companion/web/limits.py).
+GROUP_NIGHTS = 120
+GROUP_NIGHT_BYTES = 256 * 1024
+GROUP_NAME_CHARS = 40

@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import GAMES
+from games import GAMES, STATISTICS
 from games.base import (HOST, MAX_PLAYERS, N_, EarlyEnd, Player, RuleError, evolve, late_arrival_refusal,
                         normalize_options, photos_of, require, takes_late_arrivals)
 
@@ -592,17 +592,21 @@ def finished_game(room: Room) -> dict:
     winners, history = list(table.get("winners", ())), table.get("history", [])
     points = {p["name"]: p["score"] for p in table["players"]}
     early = room.ended_early
+    # The moves revealed round by round, for a group's statistics (games/stats.py): kept with
+    # the group only if the host saves the table as one (companion/groups/).
+    keeper = STATISTICS.get(room.game)
+    revealed = keeper.revealed(room.state) if keeper is not None else []
     if early is not None:
         # Ended early: the rounds completed, nothing of the round dropped (its history entry, if
         # the game lists a round being scored, is left out with it).
         standings, winners, history = early.standings.as_json(), list(early.winners), history[:early.rounds]
-        points = dict(early.points)
+        points, revealed = dict(early.points), revealed[:early.rounds]
     return {"game": room.game, "title": room.engine.TITLE, "options": room.options,
             "players": [p["name"] for p in table["players"]], "winners": winners,
             "places": [{"place": r["place"], "side": r["side"], "total": r["total"]}
                        for r in standings.get("ranking", ())],
             "points": points, "ended_early": early.rounds if early is not None else None,
-            "tie_break": standings.get("tie_break"), "history": history}
+            "tie_break": standings.get("tie_break"), "history": history, "revealed": revealed}
 
 
 def _next_game(room, entry, at):

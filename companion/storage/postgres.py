@@ -41,7 +41,7 @@ import psycopg
 from psycopg.types.json import Json
 from psycopg_pool import ConnectionPool
 
-from companion.storage.store import Entry, Photo
+from companion.storage.store import Entry, GroupRow, Photo
 
 logger = logging.getLogger(__name__)
 
@@ -103,6 +103,25 @@ MIGRATIONS: list[str] = [
         count integer NOT NULL
     );
     CREATE INDEX counters_expires ON counters (expires);
+    """,
+    # Groups (companion/groups/): a table saved by its host to remember across nights, names only;
+    # its nights go with it. Never touched by the idle clean-up of rooms.
+    """
+    CREATE TABLE groups (
+        id text PRIMARY KEY,
+        key text NOT NULL,
+        name text NOT NULL,
+        created double precision NOT NULL,
+        updated double precision NOT NULL
+    );
+    CREATE TABLE group_nights (
+        grp text NOT NULL REFERENCES groups(id) ON DELETE CASCADE,
+        night text NOT NULL,
+        at double precision NOT NULL,
+        body json NOT NULL,
+        PRIMARY KEY (grp, night)
+    );
+    CREATE INDEX group_nights_night ON group_nights (night);
     """,
 ]
 
@@ -246,6 +265,54 @@ class PostgresStore:
         and with them their entries, photos and presence (``ON DELETE CASCADE``)."""
         with self._conn() as conn:
             return conn.execute("DELETE FROM rooms WHERE updated < %s", (before,)).rowcount
+
+    # -- groups (companion/groups/) --------------------------------------------------------------
+
+    def create_group(self, gid: str, key: str, name: str, at: float) -> None:
+        """Keep a new group: its id, its key's hash and its name."""
+        with self._conn() as conn:
+            conn.execute("INSERT INTO groups (id, key, name, created, updated) VALUES (%s, %s, %s, %s, %s)",
+                         (gid, key, name, at, at))
+
+    def group(self, gid: str) -> GroupRow | None:
+        """Group ``gid``: its id, key hash, name, creation and last change, or None."""
+        with self._conn() as conn:
+            row = conn.execute("SELECT id, key, name, created, updated FROM groups WHERE id = %s", (gid,)).fetchone()
+        return GroupRow(*row) if row else None
+
+    def group_nights(self, gid: str) -> list[tuple[str, float, dict]]:
+        """Group ``gid``'s nights, oldest first: (night, when saved, body)."""
+        with self._conn() as conn:
+            return [(night, at, body) for night, at, body in conn.execute(
+                "SELECT night, at, body FROM group_nights WHERE grp = %s ORDER BY at, night", (gid,)).fetchall()]
+
+    def night_group(self, night: str) -> str | None:
+        """The group that holds ``night``, if any."""
+        with self._conn() as conn:
+            row = conn.execute("SELECT grp FROM group_nights WHERE night = %s", (night,)).fetchone()
+        return row[0] if row else None
+
+    def save_night(self, gid: str, night: str, at: float, body: dict, most: int) -> bool:
+        """Keep ``night`` in group ``gid`` (in place of the same night saved before); False, and
+        nothing kept, when the group is gone or holds ``most`` other nights already. The group's
+        row is locked first, so two saves at once count each other."""
+        with self._conn() as conn, conn.transaction():
+            if conn.execute("SELECT 1 FROM groups WHERE id = %s FOR UPDATE", (gid,)).fetchone() is None:
+                return False
+            row = conn.execute("SELECT COUNT(*) FROM group_nights WHERE grp = %s AND night <> %s",
+                               (gid, night)).fetchone()
+            if row is None or row[0] >= most:
+                return False
+            conn.execute("INSERT INTO group_nights (grp, night, at, body) VALUES (%s, %s, %s, %s)"
+                         " ON CONFLICT (grp, night) DO UPDATE SET at = EXCLUDED.at, body = EXCLUDED.body",
+                         (gid, night, at, Json(body)))
+            conn.execute("UPDATE groups SET updated = %s WHERE id = %s", (at, gid))
+            return True
+
+    def delete_group(self, gid: str) -> bool:
+        """Delete group ``gid`` and all its nights for good (``ON DELETE CASCADE``); whether there was one."""
+        with self._conn() as conn:
+            return conn.execute("DELETE FROM groups WHERE id = %s", (gid,)).rowcount > 0
 
     # -- rate-limit counters (companion/storage/counters.py) -------------------------------------
 

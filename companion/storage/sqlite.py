@@ -74,7 +74,7 @@ from typing import ClassVar, TypeVar
 from companion.live import cooperative
 from companion import jsonio
 from companion.storage.private import private_database
-from companion.storage.store import Entry, Photo
+from companion.storage.store import Entry, GroupRow, Photo
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS rooms (
@@ -127,6 +127,26 @@ SCHEMA = (
         count INTEGER NOT NULL
     ) WITHOUT ROWID""",
     "CREATE INDEX IF NOT EXISTS counters_expires ON counters (expires)",
+    # Groups (companion/groups/): a table saved by its host to remember across nights; names only,
+    # never a token or an address. The key's hash opens the group's page. Kept until the group's
+    # host deletes it (the idle clean-up of rooms never touches them).
+    """CREATE TABLE IF NOT EXISTS groups (
+        id TEXT PRIMARY KEY,
+        key TEXT NOT NULL,
+        name TEXT NOT NULL,
+        created REAL NOT NULL,
+        updated REAL NOT NULL
+    )""",
+    # A group's nights: one row per room saved into it (``night``: the room's code and creation
+    # time), its finished games as JSON (names, standings, the moves revealed).
+    """CREATE TABLE IF NOT EXISTS group_nights (
+        grp TEXT NOT NULL REFERENCES groups(id),
+        night TEXT NOT NULL,
+        at REAL NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (grp, night)
+    )""",
+    "CREATE INDEX IF NOT EXISTS group_nights_night ON group_nights (night)",
 )
 
 # Upgrades of a database made by an earlier release, applied in order; each is skipped when done.
@@ -350,6 +370,57 @@ class SQLiteStore:
                 [(code, token, seen, until, code) for code, token, seen, until in rows])
 
         self.write("", record)
+
+    # -- groups (companion/groups/) --------------------------------------------------------------
+
+    def create_group(self, gid: str, key: str, name: str, at: float) -> None:
+        """Keep a new group: its id, its key's hash and its name."""
+        self.write("", lambda tx: tx.db.execute(
+            "INSERT INTO groups (id, key, name, created, updated) VALUES (?, ?, ?, ?, ?)", (gid, key, name, at, at)))
+
+    def group(self, gid: str) -> GroupRow | None:
+        """Group ``gid``: its id, key hash, name, creation and last change, or None."""
+        row = self._db.execute("SELECT id, key, name, created, updated FROM groups WHERE id = ?", (gid,)).fetchone()
+        return GroupRow(*row) if row else None
+
+    def group_nights(self, gid: str) -> list[tuple[str, float, dict]]:
+        """Group ``gid``'s nights, oldest first: (night, when saved, body)."""
+        rows = self._db.execute("SELECT night, at, body FROM group_nights WHERE grp = ? ORDER BY at, night",
+                                (gid,)).fetchall()
+        return [(night, at, jsonio.loads(body)) for night, at, body in rows]
+
+    def night_group(self, night: str) -> str | None:
+        """The group that holds ``night``, if any."""
+        row = self._db.execute("SELECT grp FROM group_nights WHERE night = ?", (night,)).fetchone()
+        return row[0] if row else None
+
+    def save_night(self, gid: str, night: str, at: float, body: dict, most: int) -> bool:
+        """Keep ``night`` in group ``gid`` (in place of the same night saved before); False, and
+        nothing kept, when the group is gone or holds ``most`` other nights already."""
+
+        def save(tx: Writer) -> bool:
+            if tx.db.execute("SELECT 1 FROM groups WHERE id = ?", (gid,)).fetchone() is None:
+                return False
+            others = tx.db.execute("SELECT COUNT(*) FROM group_nights WHERE grp = ? AND night != ?",
+                                   (gid, night)).fetchone()[0]
+            if others >= most:
+                return False
+            tx.db.execute("INSERT INTO group_nights (grp, night, at, body) VALUES (?, ?, ?, ?)"
+                          " ON CONFLICT (grp, night) DO UPDATE SET at = excluded.at, body = excluded.body",
+                          (gid, night, at, jsonio.dumps_text(body)))
+            tx.db.execute("UPDATE groups SET updated = ? WHERE id = ?", (at, gid))
+            return True
+
+        return self.write("", save)
+
+    def delete_group(self, gid: str) -> bool:
+        """Delete group ``gid`` and all its nights for good; whether there was one."""
+
+        def delete(tx: Writer) -> bool:
+            tx.db.execute("DELETE FROM group_nights WHERE grp = ?", (gid,))
+            return tx.db.execute("DELETE FROM groups WHERE id = ?", (gid,)).rowcount > 0
+
+        return self.write("", delete)
 
     # -- rate-limit counters (companion/storage/counters.py) -------------------------------------
 

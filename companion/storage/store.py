@@ -42,6 +42,17 @@ class Photo(NamedTuple):
     at: float
 
 
+class GroupRow(NamedTuple):
+    """A group saved across nights (companion/groups/): its id, its key's hash, its name, when it
+    was made and last changed."""
+
+    id: str
+    key: str
+    name: str
+    created: float
+    updated: float
+
+
 class StaleVersion(Exception):
     """The room changed since the version an action was made against."""
 
@@ -122,6 +133,24 @@ class Store(Protocol):
 
     def clear_counters(self, key: str | None = None) -> int:
         """Delete counter ``key`` (every counter when None); how many were deleted."""
+
+    def create_group(self, gid: str, key: str, name: str, at: float) -> None:
+        """Keep a new group: its id, its key's hash and its name."""
+
+    def group(self, gid: str) -> GroupRow | None:
+        """Group ``gid``, or None."""
+
+    def group_nights(self, gid: str) -> list[tuple[str, float, dict]]:
+        """Group ``gid``'s nights, oldest first: (night, when saved, body)."""
+
+    def night_group(self, night: str) -> str | None:
+        """The group that holds ``night``, if any."""
+
+    def save_night(self, gid: str, night: str, at: float, body: dict, most: int) -> bool:
+        """Keep ``night`` in group ``gid``; False when the group is gone or holds ``most`` others."""
+
+    def delete_group(self, gid: str) -> bool:
+        """Delete group ``gid`` and its nights for good; whether there was one."""
 
     def ping(self) -> None:
         """Raise unless the database answers (the readiness probe)."""

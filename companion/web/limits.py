@@ -43,6 +43,9 @@ LIMITS = {
     "wifi.save": "20/minute;200/day",  # each new browser takes a place in the instance's list
     # A photo is up to 400 KB to check and keep: a café's tables photograph a doodle each a round.
     "photos.take": "60/minute;1200/hour",
+    # Saving a table as a group (companion/groups/): a group is kept until its host deletes it, so
+    # an address keeps few a day (a café saves a table's group a night, not dozens an hour).
+    "groups.save": "10/hour;30/day",
 }
 WRONG_CODES = parse("30/minute")  # room and sheet codes that name nothing, per client
 WRONG_CODES_KEY = "wrong-code"
