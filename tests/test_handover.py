@@ -283,3 +283,16 @@ def test_the_screen_that_opens_the_room_says_what_hosts(app):
     client.post("/rooms", data={"game": "dixit"}, headers={"User-Agent": TV, **SAME_SITE})
     code = next(c.key for c in client._cookies.values() if c.key.startswith("tch_"))[4:]
     assert "Hosted by the TV" in client.get(f"/host/{code}").get_data(as_text=True)
+
+
+def test_a_seated_phone_that_scans_the_handover_code_plays_its_seat_from_the_host_screen(app, table):
+    """Whichever way a seated phone takes the host screen, it is signed out of its seat: the host
+    screen holds no seat's secret view unless that seat is the tablet's to play."""
+    t = table()
+    client = app.test_client(use_cookies=False)
+    moved = client.post(f"/h/{t.code}/{key_now(app, t)}", headers={**seat_cookie(t, "Dan"), "User-Agent": PHONE})
+    assert moved.status_code == 303
+    assert client.get(f"/api/v1/rooms/{t.code}", headers=t.headers("Dan")).get_json().get("you") is None
+    assert not next(p for p in t.view("Ben")["players"] if p["name"] == "Dan")["phone"]
+    page = host_page(client, t, {"Authorization": f"Bearer {host_cookie(moved)}"}).get_data(as_text=True)
+    assert "Hosted by Dan&#39;s phone" in page
