@@ -143,6 +143,10 @@ def host_page(client, t, headers=None):
 def test_a_seated_phone_asks_and_the_host_allows_it_becomes_the_host_screen(app, table):
     t = table()
     client = app.test_client(use_cookies=False)
+    version = t.view("host")["version"]
+    first = client.get(f"/p/{t.code}/host", headers=seat_cookie(t, "Ann"))  # asks first: changes nothing
+    assert first.status_code == 200 and "Ask the host screen" in first.get_data(as_text=True)
+    assert t.view("host")["version"] == version and "Set-Cookie" not in first.headers
     hosting_token = asks(client, t, "Ann")
     new = {"Authorization": f"Bearer {hosting_token}"}
     assert host_page(client, t, new).status_code == 403  # not before the host allows it
@@ -296,3 +300,14 @@ def test_a_seated_phone_that_scans_the_handover_code_plays_its_seat_from_the_hos
     assert not next(p for p in t.view("Ben")["players"] if p["name"] == "Dan")["phone"]
     page = host_page(client, t, {"Authorization": f"Bearer {host_cookie(moved)}"}).get_data(as_text=True)
     assert "Hosted by Dan&#39;s phone" in page
+
+
+def test_the_host_screens_own_seat_asks_nothing_and_keeps_its_host_credential(app, table):
+    """A tablet that is the host screen and a seat's phone too: its ask leads to the host screen,
+    and its host cookie is not replaced by one that waits for an answer."""
+    t = table()
+    client = app.test_client(use_cookies=False)
+    both = {"Cookie": f"tc_{t.code}={t.tokens['Ann']}; tch_{t.code}={t.host_token}", **SAME_SITE}
+    asked = client.post(f"/p/{t.code}/host", headers=both)
+    assert asked.status_code == 303 and asked.headers["Location"].endswith(f"/host/{t.code}")
+    assert "Set-Cookie" not in asked.headers and app.extensions["rooms"].get(t.code).host_ask is None

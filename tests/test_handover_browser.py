@@ -66,10 +66,11 @@ def test_a_seated_phone_asks_the_host_allows_and_its_page_becomes_the_host_scree
     old = room.open_host(browser, HOST)
     phone = room.open_phone(browser, "Ann")
     ben = room.open_phone(browser, "Ben")
-    assert "Hosted by the screen that opened the table" in phone.locator(".hosting summary").inner_text()  # opened by the API
+    assert phone.locator("a.hosted").inner_text() == "Hosted by the screen that opened the table"  # opened by the API
     shot(phone, "hosting-1-phone")
-    phone.locator(".hosting summary").click()
-    phone.get_by_role("button", name="Make this the host screen").click()
+    phone.locator("a.hosted").click()
+    shot(phone, "hosting-1b-phone-asks-first")
+    phone.get_by_role("button", name="Ask the host screen").click()
     phone.get_by_text("Waiting for the host screen to let this phone take over").wait_for()
     shot(phone, "hosting-2-phone-asks")
     question = old.locator(".host-asks")

@@ -126,9 +126,8 @@
       announce(live.querySelector("h1, h2, .phase-title, .ask"));
     }
     restoreFocus(focused);
-    // This phone became the host screen (templates/hosting_gone.html): its page opens it.
-    var go = live.querySelector("[data-go]");
-    if (go) window.location.assign(go.href);
+    var go = live.querySelector("[data-go]");  // this phone became the host screen
+    if (go) location.assign(go.href);
     live.dispatchEvent(new CustomEvent("live:update", { bubbles: true }));
   }
 

@@ -116,12 +116,19 @@ def _rooms():
     return current_app.extensions["rooms"]
 
 
-@bp.post("/p/<code>/host")
+@bp.route("/p/<code>/host", methods=["GET", "POST"])
 def ask(code: str):
-    """A seated phone asks to become the host screen: it is given the credential it will host with
-    now (a cookie; the room keeps its hash), which works once the host screen allows it."""
+    """A seated phone asks to become the host screen (GET: the page that asks): it is given the
+    credential it will host with now (a cookie; the room keeps its hash), which works once the
+    host screen allows it."""
     code = normal_code(code)
     room = _rooms().get(code)
+    if identity.role(room, "host") == HOST:  # the host screen's own seat: nothing to ask (nor a cookie to lose)
+        return redirect(url_for("pages.host", code=code), code=303)
+    if request.method == "GET":  # what it means, and the button that asks (a GET changes nothing)
+        if not isinstance(identity.role(room, "seat"), int):
+            return redirect(url_for("pages.phone", code=code))
+        return render_template("hosting_ask_page.html", room=room)
     token = identity.presented_token(code, "seat")
     host_token = new_token()
     body = {"type": "host_ask", "host": token_hash(host_token)}
