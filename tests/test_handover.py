@@ -174,6 +174,8 @@ def test_a_seated_phone_asks_and_the_host_allows_it_becomes_the_host_screen(app,
 def test_the_host_refuses_and_the_phone_is_told(app, table):
     t = table()
     client = app.test_client(use_cookies=False)
+    rooms = app.extensions["rooms"]
+    rooms.clock = MovedClock(rooms.clock())
     hosting_token = asks(client, t, "Ann")
     t.act("host", "host_answer", seat=t.seats["Ann"], allow=False)
     assert host_page(client, t).status_code == 200
@@ -184,6 +186,10 @@ def test_the_host_refuses_and_the_phone_is_told(app, table):
     # Answered: a second answer has nothing to answer.
     refused = t.act("host", "host_answer", expect=400, seat=t.seats["Ann"], allow=True)
     assert refused["error"] == "That phone is no longer asking to become the host screen."
+    # The phone says no for the question's time, not all evening.
+    rooms.clock.now += ASK_SECONDS
+    phone = client.get(f"/p/{t.code}/live", headers=seat_cookie(t, "Ann")).get_data(as_text=True)
+    assert "The host screen said no" not in phone and "Hosted by" in phone
 
 
 def test_one_question_at_a_time_and_it_lapses(app, table):

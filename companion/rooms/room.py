@@ -746,7 +746,7 @@ def _hosted_on(room: Room, hashed: str, device: str, seat: int | None) -> Room:
 def _host_ask(room: Room, entry: entries.HostAsk, at: float) -> Room:
     """A seated phone asks to become the host screen. One question at a time: another seat's,
     unanswered and not yet lapsed, is answered first; the same seat asking again replaces its own."""
-    require(isinstance(entry.by, int) and entry.by != HOST, "Only a player's phone can ask to become the host screen.")
+    require(isinstance(entry.by, int), "Only a player's phone can ask to become the host screen.")
     seat = _seat(room, entry.by)
     asking = room.host_ask
     if asking is not None and asking.seat != seat.seat and not asking.refused and at - asking.at < ASK_SECONDS:
@@ -772,16 +772,18 @@ def _host_answer(room: Room, entry: entries.HostAnswer, at: float) -> Room:
     return _hosted_on(room, asking.host, asking.device, seat.seat)
 
 
-def asking_to_host(room: Room, now: float) -> HostAsking | None:
-    """The seated phone's open question to become the host screen, unless answered or lapsed."""
+def asking_to_host(room: Room, now: float, refused: bool = False) -> HostAsking | None:
+    """The seated phone's open question to become the host screen, unless answered or lapsed
+    (``refused``: the one the host screen refused instead, while it would not have lapsed)."""
     asking = room.host_ask
-    if asking is None or asking.refused or now - asking.at >= ASK_SECONDS:
+    if asking is None or asking.refused != refused or now - asking.at >= ASK_SECONDS:
         return None
     return asking
 
 
 _HANDLERS = {
-    "create": _create, "move_host": _move_host, "host_ask": _host_ask, "host_answer": _host_answer, "join": _join, "request": _request, "rename": _rename, "remove": _remove,
+    "create": _create, "move_host": _move_host, "join": _join, "request": _request, "rename": _rename, "remove": _remove,
+    "host_ask": _host_ask, "host_answer": _host_answer,
     "reorder": _reorder, "options": _options, "start": _start, "admit": _admit,
     "add_player": _add_player, "dismiss": _dismiss, "undo": _undo, "end": _end, "end_game": _end_game,
     "language": _language,

@@ -88,9 +88,10 @@ def hosted_by(room: Room) -> str:
 
 
 @bp.app_template_global()
-def host_question(room: Room):
-    """The seated phone asking to become the host screen now (unanswered, not lapsed), or None."""
-    return asking_to_host(room, _rooms().clock())
+def host_question(room: Room, refused: bool = False):
+    """The seated phone asking to become the host screen now (unanswered, not lapsed), or None;
+    ``refused``: the one the host screen just refused (its phone says so for the question's time)."""
+    return asking_to_host(room, _rooms().clock(), refused)
 
 
 @bp.app_template_global()
