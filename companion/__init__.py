@@ -23,8 +23,7 @@ from companion.scoresheet import scoring_api as scoring
 from companion.storage import open_store
 from companion.storage.private import private_folder
 from companion.web import api, assets, health, i18n, limits, night, openapi, pages, photos, presence, wifi
-from companion.web import blots, cards, handover, install, screens, tablet
-from companion.web import kit
+from companion.web import blots, cards, handover, hosting, install, kit, screens, tablet
 from companion.web.direct import Direct
 from companion.web.layers import MAX_BODY, Layers
 from companion.web.routes import Routes
@@ -148,6 +147,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(screens.bp)
     app.register_blueprint(handover.bp)
     app.register_blueprint(kit.bp)
+    app.register_blueprint(hosting.bp)
     app.register_blueprint(install.bp)
     app.register_blueprint(group_pages.bp)
     limits.init_app(app)

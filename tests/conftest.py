@@ -122,6 +122,15 @@ class Table:
         return response.get_json()
 
 
+def host_code_shown(app, code: str) -> str:
+    """The host code room ``code``'s host screen shows (companion/web/hosting.py): made from the
+    room's code and host, so a page compared across two rooms takes it out with the code."""
+    from companion.web import hosting
+
+    with app.test_request_context():
+        return hosting.host_code_of(app.extensions["rooms"].get(code))
+
+
 class MovedClock:
     """A clock that stands still until a test moves ``now`` on."""
 

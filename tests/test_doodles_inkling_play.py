@@ -11,6 +11,8 @@ import json
 
 import pytest
 
+from tests.conftest import host_code_shown
+
 DOODLERS = ("Ann", "Ben", "Cat")
 INKERS = ("Ann", "Ben", "Cat")
 
@@ -28,7 +30,7 @@ def seeded(monkeypatch):
 
 
 def page(client, t, who):
-    """The live fragment a viewer's screen shows, with the room code taken out."""
+    """The live fragment a viewer's screen shows, with the room code (and the host code) taken out."""
     token = t.host_token if who == "host" else t.tokens[who]
     cookie = f"tch_{t.code}" if who == "host" else f"tc_{t.code}"
     path = f"/host/{t.code}/live" if who == "host" else f"/p/{t.code}/live"
@@ -36,7 +38,8 @@ def page(client, t, who):
     response = client.get(path)
     client.delete_cookie(cookie)
     assert response.status_code == 200
-    return response.get_data(as_text=True).replace(t.code, "CODE").replace(token, "TOKEN")
+    shown = host_code_shown(client.application, t.code)  # the host screen's, made from the code
+    return response.get_data(as_text=True).replace(t.code, "CODE").replace(token, "TOKEN").replace(shown, "HOST CODE")
 
 
 def refused(t, who, type_, contains, **payload):

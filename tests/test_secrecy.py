@@ -11,6 +11,8 @@ import json
 
 import pytest
 
+from tests.conftest import host_code_shown
+
 PLAYERS = ("Ann", "Ben", "Cat", "Dan", "Eve")
 
 
@@ -23,14 +25,16 @@ def same_but_code(a: dict, b: dict) -> bool:
 
 
 def page(client, t, who):
-    """The live fragment a viewer's screen shows, with the room code taken out."""
+    """The live fragment a viewer's screen shows, with the room code (and the host screen's host
+    code, made from it) taken out."""
     token = t.host_token if who == "host" else t.tokens[who]
     cookie = f"tch_{t.code}" if who == "host" else f"tc_{t.code}"
     path = f"/host/{t.code}/live" if who == "host" else f"/p/{t.code}/live"
     client.set_cookie(cookie, token)
     body = client.get(path).get_data(as_text=True)
     client.delete_cookie(cookie)
-    return body.replace(t.code, "CODE").replace(token, "TOKEN")
+    shown = host_code_shown(client.application, t.code)
+    return body.replace(t.code, "CODE").replace(token, "TOKEN").replace(shown, "HOST CODE")
 
 
 def observers(t, except_name):

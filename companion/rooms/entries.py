@@ -24,6 +24,9 @@ Language = Annotated[Literal["en", "it", "pl"], Say("The table can speak English
 Options = Annotated[dict[Annotated[str, Field(max_length=40)], Any], Field(max_length=24),
                     Say("Options must be a set of named choices.")]
 SeatNumber = Annotated[int, Field(strict=True, ge=0, le=10_000), Say("There is no such seat at this table.")]
+# What kind of device a host screen is (companion/web/hosting.py guesses it from the browser's name),
+# for every screen's "Hosted by …" line.
+Device = Annotated[Literal["tv", "tablet", "phone", "computer"], Say("That is not a kind of device.")]
 RequestNumber = Annotated[int, Field(strict=True, ge=0, le=10_000), Say("That phone is no longer waiting.")]
 
 
@@ -50,6 +53,7 @@ class Create(Entry):
     host: HASH
     options: Options = {}
     language: Language | None = None
+    device: Device | None = None  # what the host screen is, guessed from its browser
 
 
 class MoveHost(Entry):
@@ -58,6 +62,32 @@ class MoveHost(Entry):
 
     type: Literal["move_host"]
     host: HASH
+    device: Device | None = None  # what the new host screen is, guessed from its browser
+    # The seat of the player whose phone becomes the host screen (a seated phone that asked, or that
+    # showed the handover or host code): that phone is signed out of its seat, which is played from
+    # the host screen from then on, so the host screen never holds a seat's secrets unless that seat
+    # is the tablet's.
+    seat: SeatNumber | None = None
+
+
+class HostAsk(Entry):
+    """A seated phone asks to become the host screen (the server's entry, by that seat): ``host``
+    is the hash of the credential it will host with; the host screen allows or refuses
+    (``host_answer``). One question is open per room, for ``ASK_SECONDS``."""
+
+    type: Literal["host_ask"]
+    host: HASH
+    device: Device | None = None
+
+
+class HostAnswer(Entry):
+    """The host screen answers the seat that asks to become the host screen: ``allow`` moves the
+    host screen to that phone (the seat is then played from it), else the phone is told no."""
+
+    type: Literal["host_answer"]
+    seat: SeatNumber
+    allow: Annotated[bool, Field(strict=True)]
+    host_only = True
 
 
 class Join(Entry):
@@ -231,12 +261,12 @@ class Photo(Entry):
 
 ENTRIES: dict[str, type[Entry]] = {
     model.model_fields["type"].annotation.__args__[0]: model  # type: ignore[union-attr]
-    for model in (Create, MoveHost, Join, Request, Rename, Remove, Reorder, SetOptions, Start, Admit, AddPlayer,
+    for model in (Create, MoveHost, HostAsk, HostAnswer, Join, Request, Rename, Remove, Reorder, SetOptions, Start, Admit, AddPlayer,
                   Dismiss, Undo, End, EndGame, SetLanguage, NextGame, SitOut, SeatWithoutPhone, PassTablet, Photo)
 }
 # The entries a client may send as actions (the others are the server's own).
 HOST_ACTIONS = frozenset(kind for kind, model in ENTRIES.items() if model.host_only)
-SERVER_ENTRIES = frozenset({"create", "move_host", "join", "request", "photo"})
+SERVER_ENTRIES = frozenset({"create", "move_host", "host_ask", "join", "request", "photo"})
 _ADAPTERS = {kind: TypeAdapter(model) for kind, model in ENTRIES.items()}
 
 

@@ -57,6 +57,23 @@ class Request:
     token: str
 
 
+@dataclass(frozen=True)
+class HostAsking:
+    """A seated phone asking to become the host screen (``host_ask``): its seat, that seat's
+    credential then (the question lapses if the seat changes phones), the hash of the credential
+    it will host with, when it asked, what it is, and whether the host screen said no."""
+
+    seat: int
+    token: str
+    host: str
+    at: float
+    device: str = ""
+    refused: bool = False
+
+
+ASK_SECONDS = 120  # how long the host screen may take to answer a phone asking to become it
+
+
 SNAPSHOT_EVERY = 64  # undo replays at most this many moves: the game's state is kept every 64 moves
 
 
@@ -138,6 +155,13 @@ class Room:
     # The game the host ended early (``end_game``): where it stood then, final until the next game
     # is picked (undo takes it back). None while the game runs, or when it ended by its rules.
     ended_early: EarlyEnd | None = None
+    # Who hosts, for every screen's "Hosted by …": what the host screen is (guessed from its
+    # browser: "tv", "tablet", "phone", "computer"; "" unknown), and the seat whose player's phone it
+    # is (that seat is played from the host screen since), or None. ``host_ask``: a seated phone
+    # asking to become the host screen, the one question a room keeps open.
+    host_device: str = ""
+    host_seat: int | None = None
+    host_ask: HostAsking | None = None
     # The night: tonight's finished games, oldest first (``finished_game``), and the seats that sit
     # the current game out (they keep their phone and their seat for the next one).
     night: tuple[dict, ...] = ()
@@ -308,7 +332,7 @@ def _create(room, entry, at):
     if "language" not in options and entry.language is not None:
         options = _decks_follow(room, options, language)
     return evolve(room, host=entry.host, options=normalize_options(room.engine.Options, options),
-                  language=language)
+                  language=language, host_device=entry.device or "")
 
 
 def _language(room, entry, at):
@@ -705,11 +729,65 @@ def _move_host(room: Room, entry: entries.MoveHost, at: float) -> Room:
     was on is signed out, and its screen says so (``departed`` "host_moved")."""
     if entry.host == room.host:
         return room
-    return evolve(room, host=entry.host, departed=_farewell(room, room.host, "host_moved", ""))
+    return _hosted_on(room, entry.host, entry.device or "", entry.seat)
+
+
+def _hosted_on(room: Room, hashed: str, device: str, seat: int | None) -> Room:
+    """The room hosted on the device of credential ``hashed``; the old host screen is signed out.
+    ``seat``: the seat whose phone that device is: signed out of the seat (``departed``
+    "hosting"), which the host screen plays from then on, as a seat without a phone, so the host
+    screen shows no seat's secret unless it is the tablet's to play."""
+    room = evolve(room, host=hashed, host_device=device, host_seat=None, host_ask=None,
+                  departed=_farewell(room, room.host, "host_moved", ""))
+    if seat is None:
+        return room
+    held = _seat(room, seat)
+    seats = tuple(evolve(s, token="") if s.seat == held.seat else s for s in room.seats)
+    return evolve(room, seats=seats, tablet=room.tablet | {held.seat}, host_seat=held.seat,
+                  departed=_farewell(room, held.token, "hosting", held.name))
+
+
+def _host_ask(room: Room, entry: entries.HostAsk, at: float) -> Room:
+    """A seated phone asks to become the host screen. One question at a time: another seat's,
+    unanswered and not yet lapsed, is answered first; the same seat asking again replaces its own."""
+    require(isinstance(entry.by, int), "Only a player's phone can ask to become the host screen.")
+    seat = _seat(room, entry.by)
+    asking = room.host_ask
+    if asking is not None and asking.seat != seat.seat and not asking.refused and at - asking.at < ASK_SECONDS:
+        other = next((s.name for s in room.seats if s.seat == asking.seat), "")
+        raise RuleError("%(name)s is already asking to become the host screen: wait for the host screen to answer.",
+                        name=other)
+    return evolve(room, host_ask=HostAsking(seat.seat, seat.token, entry.host, at, entry.device or ""))
+
+
+def _host_answer(room: Room, entry: entries.HostAnswer, at: float) -> Room:
+    """The host screen answers the phone asking to become it: allowed, the host screen moves to
+    that phone (``_hosted_on``); refused, the phone is told so."""
+    asking = room.host_ask
+    require(asking is not None and asking.seat == entry.seat and not asking.refused,
+            "That phone is no longer asking to become the host screen.")
+    assert asking is not None
+    seat = _seat(room, asking.seat)
+    if not entry.allow:
+        return evolve(room, host_ask=evolve(asking, refused=True))
+    require(at - asking.at < ASK_SECONDS,
+            "%(name)s asked too long ago: they can ask again from their phone.", name=seat.name)
+    require(seat.token == asking.token, "That phone no longer holds %(name)s's seat.", name=seat.name)
+    return _hosted_on(room, asking.host, asking.device, seat.seat)
+
+
+def asking_to_host(room: Room, now: float, refused: bool = False) -> HostAsking | None:
+    """The seated phone's open question to become the host screen, unless answered or lapsed
+    (``refused``: the one the host screen refused instead, while it would not have lapsed)."""
+    asking = room.host_ask
+    if asking is None or asking.refused != refused or now - asking.at >= ASK_SECONDS:
+        return None
+    return asking
 
 
 _HANDLERS = {
     "create": _create, "move_host": _move_host, "join": _join, "request": _request, "rename": _rename, "remove": _remove,
+    "host_ask": _host_ask, "host_answer": _host_answer,
     "reorder": _reorder, "options": _options, "start": _start, "admit": _admit,
     "add_player": _add_player, "dismiss": _dismiss, "undo": _undo, "end": _end, "end_game": _end_game,
     "language": _language,

@@ -94,8 +94,10 @@ class Rooms:
         # Which phones poll (companion/live/presence.py), on this service's clock.
         self.presence = Presence(store, lambda: self.clock(), self._seated)
 
-    def create(self, game: str, options: dict | None, language: str | None = None) -> tuple[str, str]:
-        """Open a room for ``game`` (speaking ``language``); returns its code and the host's token."""
+    def create(self, game: str, options: dict | None, language: str | None = None,
+               device: str | None = None) -> tuple[str, str]:
+        """Open a room for ``game`` (speaking ``language``, hosted on a ``device``: "tv", "tablet" …);
+        returns its code and the host's token."""
         if not isinstance(game, str) or game not in GAMES:
             raise RuleError("Pick one of the games on the list.")
         normalize_options(GAMES[game].Options, options)
@@ -110,6 +112,8 @@ class Rooms:
         body = {"type": "create", "host": rooms.token_hash(token), "options": options or {}}
         if language in LANGUAGES:
             body["language"] = language
+        if device:
+            body["device"] = device
         self._record(code, None, body)
         return code, token
 
@@ -176,11 +180,18 @@ class Rooms:
         left that step since, MovedOn, and nothing changes."""
         return self._record(code, None, action, expected_version, hashed, beside, move_id, acted_on)
 
-    def move_host(self, code: str, hashed: str, allowed) -> rooms.Room:
+    def move_host(self, code: str, hashed: str, allowed, device: str | None = None,
+                  seat: int | None = None) -> rooms.Room:
         """The host screen moves to the device whose new credential hashes to ``hashed``, if
         ``allowed(room, now)`` (read under the write lock: of two devices that show one handover code,
-        the first takes the host screen and the code is spent for the second); else RuleError."""
-        room, _ = self._record(code, None, {"type": "move_host", "host": hashed}, check=allowed)
+        the first takes the host screen and the code is spent for the second); else RuleError.
+        ``device``: what the device is; ``seat``: the seat whose phone it is (played from it since)."""
+        body: dict = {"type": "move_host", "host": hashed}
+        if device:
+            body["device"] = device
+        if seat is not None:
+            body["seat"] = seat
+        room, _ = self._record(code, None, body, check=allowed)
         return room
 
     def wait(self, code: str, version: int, seconds: float) -> None:

@@ -126,6 +126,8 @@
       announce(live.querySelector("h1, h2, .phase-title, .ask"));
     }
     restoreFocus(focused);
+    var go = live.querySelector("[data-go]");  // this phone became the host screen
+    if (go) location.assign(go.href);
     live.dispatchEvent(new CustomEvent("live:update", { bubbles: true }));
   }
 

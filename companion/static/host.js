@@ -257,5 +257,14 @@
     if (img) img.src = img.dataset.src + "?at=" + Date.now();
   });
 
+  // A phone's question to become the host screen (templates/hosting_ask.html) lapses after its
+  // seconds: hidden then, as the server no longer takes its Allow (nothing moves the version).
+  function lapse() {
+    var asks = live && live.querySelector("[data-expires-in]");
+    if (asks) setTimeout(function () { if (asks.isConnected) asks.hidden = true; }, 1000 * parseInt(asks.dataset.expiresIn, 10));
+  }
+  if (live) live.addEventListener("live:update", lapse);
+  lapse();
+
   C.keepAwake(true);  // the table's screen stays on all evening (app.js's wake lock)
 })();

@@ -22,6 +22,7 @@ from companion.rooms.room import token_hash
 from companion.rooms.service import MovedOn, NoFreeCode, NoSuchRoom, NotSeated
 from companion.storage.store import StaleVersion
 from companion.web import identity, limits
+from companion.web.devices import this_device
 from companion.web.i18n import browser_language, say
 from companion.web.layers import MAX_BODY, CrossSiteForm
 from games.base import HOST, RuleError
@@ -206,7 +207,7 @@ def clock():
 @bp.post("/rooms")
 def create_room():
     asked = read_request(NewRoom, json_body())
-    code, token = rooms().create(asked.game, asked.options, asked.language or browser_language())
+    code, token = rooms().create(asked.game, asked.options, asked.language or browser_language(), this_device())
     response = jsonify(code=code, host_token=token, join_url=join_url(code),
                        host_url=absolute_url("pages.host_key", code=code, token=token))
     identity.set_cookie(response, identity.host_cookie(code), token)

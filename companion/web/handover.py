@@ -24,6 +24,8 @@ from games.base import HOST, N_, RuleError
 from companion.rooms.room import Room, new_token, token_hash
 from companion.web import identity, limits
 from companion.web.api import absolute_url, normal_code
+from companion.web.devices import this_device
+from companion.web.hosting import this_seat
 from companion.web.pages import qr_svg
 
 bp = Blueprint("handover", __name__)
@@ -85,13 +87,17 @@ def taken(code: str, key: str):
     code = normal_code(code)
     room = _rooms().get(code)
     token = new_token()
+    # A seated phone that scans it hosts from then on, its seat played from it (hosting.py).
+    seat, seated = this_seat(room)
 
     def allowed(now_room: Room, now: float) -> None:
         if not opens(now_room, key, now):
             raise RuleError(SPENT)
+        if seat is not None and now_room.role_of(seated) != seat:
+            raise RuleError(SPENT)
 
     try:
-        _rooms().move_host(code, token_hash(token), allowed)
+        _rooms().move_host(code, token_hash(token), allowed, this_device(), seat)
     except RuleError:
         return _refused()
     response = redirect(url_for("pages.host", code=room.code), code=303)

@@ -16,15 +16,16 @@ from flask import (Blueprint, Response, abort, current_app, redirect, render_tem
                    send_from_directory, url_for)
 
 from games import GAMES
-from games.base import HOST, N_, RuleError, takes_late_arrivals
+from games.base import HOST, RuleError, takes_late_arrivals
 
 from flask_babel import get_locale, gettext
 
-from companion.web import forms, identity, limits, wifi
+from companion.web import forms, hosting, identity, limits, wifi
+from companion.web.devices import this_device
 from companion.web.i18n import browser_language, phone_language, say
 from companion.web.api import absolute_url, join_url, no_room_sentence, normal_code
 from companion.rooms.calls import call_of
-from companion.rooms.room import new_player_refusal, token_hash, undo_question
+from companion.rooms.room import ASK_SECONDS, new_player_refusal, token_hash, undo_question
 from companion.rooms.service import NoSuchRoom
 
 bp = Blueprint("pages", __name__)
@@ -54,7 +55,7 @@ def create_room():
     game = request.form.get("game", "")
     try:
         # The table speaks what the host's screen spoke: their own choice (the cookie), else the browser's.
-        code, token = rooms().create(game, None, str(get_locale() or browser_language()))
+        code, token = rooms().create(game, None, str(get_locale() or browser_language()), this_device())
     except RuleError as error:
         return render_template("index.html", games=GAMES, error=say(error)), 400
     response = redirect(url_for("pages.host", code=code))
@@ -132,7 +133,9 @@ def _live_fragment(code, role_hint, template):
     network = wifi.this_browsers_network() if viewer == HOST and not room.started else None
     key = ("html", template, room.code, room.host, room.version, viewer, gone, str(get_locale()),
            phone_language(), network and (network["ssid"], network["security"]), here)
-    body = _remembered(key if viewer != HOST or links_fixed() else None,
+    # A phone's open question to become the host screen lapses with time, not with the version.
+    asked = room.host_ask is not None and rooms().clock() - room.host_ask.at < ASK_SECONDS
+    body = _remembered(key if (viewer != HOST or links_fixed()) and not asked else None,
                        lambda: render_template(template, **_live_context(room, viewer, gone, here, network)).encode())
     response = Response(body, mimetype="text/html")
     # The language the fragment speaks: a page in another one (the table's language changed) loads
@@ -144,20 +147,14 @@ def _live_fragment(code, role_hint, template):
     return response
 
 
-MOVED = N_("The host screen moved to another device at the table: this one is signed out.")
-
-
 @bp.get("/host/<code>")
 def host(code):
     code = normal_code(code)
     room = rooms().get(code)
     if identity.role(room, "host") != HOST:
+        # Why not, and the host code's form to take the host screen (companion/web/hosting.py).
         token = identity.presented_token(code, "host")
-        if token and room.why_gone(token_hash(token)) == "host_moved":
-            return render_template("message.html", title=gettext("Host screen"), message=gettext(MOVED)), 403
-        return render_template("message.html", title=gettext("Host screen"),
-                               message=gettext("This is the host screen of the room. Open it with the host "
-                                               "link, or join as a player by scanning the code.")), 403
+        return hosting.take_page(room, status=403, gone=room.why_gone(token_hash(token)) if token else None)
     # The host's page carries the host link: no cache may keep it.
     return render_template("host.html", **_live_context(room, HOST)), 200, {"Cache-Control": "no-store"}
 
@@ -203,6 +200,8 @@ def phone(code):
     code = normal_code(code)
     room = rooms().get(code)
     viewer = identity.role(room, "seat")
+    if viewer is None and identity.role(room, "host") == HOST:  # a phone made the host screen
+        return redirect(url_for("pages.host", code=code))
     if viewer is None or viewer == HOST:
         return redirect(url_for("pages.join", code=code))
     return render_template("phone.html", **_live_context(room, viewer))
