@@ -13,6 +13,7 @@ import pytest
 from games import GAMES, content
 from games.base import PaperSheet, PrintedDeck, TableKit, table_kit_of
 from companion.web.kit import GRIDS, pages_of
+from tests.conftest import host_code_shown
 
 KIT_PAGES = ("", "/card", "/sheet", "/deck/0", "/blots")
 
@@ -91,7 +92,7 @@ def test_the_cards_print_in_the_rooms_language(client, table):
     assert '<html lang="pl">' in page
 
 
-def test_the_score_sheet_has_a_row_a_round_and_a_column_a_player_tonight(client, table):
+def test_the_score_sheet_has_a_row_a_round_and_a_column_a_player_tonight(app, client, table):
     t = table("doodles", players=("Ann", "Ben", "Cat", "Dan"), options={"rounds": 5}, start=False)
     t.act("host", "sit_out", seat=t.seats["Dan"], out=True)
     page = client.get(f"/host/{t.code}/kit/sheet", headers=t.headers("host")).get_data(as_text=True)
@@ -100,7 +101,8 @@ def test_the_score_sheet_has_a_row_a_round_and_a_column_a_player_tonight(client,
     heads = re.findall(r'<span class="name">([^<]*)</span>', page)
     assert heads == ["Ann", "Ben", "Cat"]  # Dan sits this game out
     assert "Each artist: +1 for each player who guessed their number, or -2 when nobody did." in page
-    assert 'class="kit-host-code"' in page  # the host code's spot (issue 34), empty for now
+    # Issue 34: the printed score sheet carries the host code that takes the host screen back.
+    assert f"Host code {host_code_shown(app, t.code)}</strong>" in page
 
 
 def test_the_teams_sheet_has_a_column_a_team_with_its_players(client, table):
@@ -110,12 +112,13 @@ def test_the_teams_sheet_has_a_column_a_team_with_its_players(client, table):
     assert "Black team" in page and "White team" in page
 
 
-def test_the_table_card_holds_the_join_address_the_code_and_its_spot_for_the_host_code(client, table):
+def test_the_table_card_holds_the_join_address_and_the_code_and_leaves_the_host_code_to_the_sheet(app, client, table):
     t = table("dixit", start=False)
     page = client.get(f"/host/{t.code}/kit/card", headers=t.headers("host")).get_data(as_text=True)
     assert f'<p class="join-url">{t.join_url}</p>' in page
     assert f">{t.code}</p>" in page and "<svg" in page
-    assert 'class="kit-host-code"' in page
+    # The card stands on the table for whoever joins; the host code is the score keeper's.
+    assert 'class="kit-host-code"' not in page and host_code_shown(app, t.code) not in page
     assert 'class="wifi"' not in page  # no Wi-Fi saved by this browser
 
 
