@@ -207,3 +207,26 @@ def test_the_host_shows_the_watch_code_in_the_lobby_and_in_more(app, table):
     playing = host.get(f"/host/{t.code}/live").get_data(as_text=True)
     assert 'id="ask-watch"' in playing and f"http://192.0.2.10:8000/w/{t.code}" in playing
 
+
+
+def test_a_remembered_watch_answer_is_flasks_own_answer(app, table, monkeypatch):
+    """A change wakes every watcher of a table at once: the second one's answer comes from the
+    worker's memo in front of Flask (web/direct.py), the same bytes and headers as Flask's."""
+    from companion.web import watch
+
+    answered = []
+    remembered = watch.remembered_live
+    monkeypatch.setattr(watch, "remembered_live", lambda *a: answered.append(remembered(*a)) or answered[-1])
+    t = table("dixit")
+    first, second = app.test_client(), app.test_client()
+    for w in (first, second):
+        assert w.get(f"/w/{t.code}").status_code == 200
+    by_flask = first.get(f"/w/{t.code}/live")
+    by_memo = second.get(f"/w/{t.code}/live")
+    assert answered[0] is None and answered[1] is not None  # the first made it, the second found it
+    assert by_memo.data == by_flask.data
+    assert dict(by_memo.headers) == dict(by_flask.headers)
+    second.set_cookie("tc_lang", "it")  # a phone's own language: its own answer, made by Flask
+    italian = second.get(f"/w/{t.code}/live")
+    assert answered[2] is None and italian.headers["Content-Language"] == "it"
+    assert second.get(f"/w/{t.code}/live").data == italian.data and answered[3] is not None

@@ -77,7 +77,8 @@ class NotModified:
         if polled is not None:
             code, page, phone = polled
             sighted = self._sighted(code, page, environ) if phone else None
-            if not phone and self.watchers is not None and self.routes.match(environ)[0] in WATCHED:
+            watching = not phone and self.watchers is not None and self.routes.match(environ)[0] in WATCHED
+            if watching:
                 self._watching(code, environ)
             if header:
                 tags = _tags(header)
@@ -90,6 +91,8 @@ class NotModified:
                         with self._holding(environ) as may_hold:
                             if may_hold:
                                 self.rooms.wait(code, version, wait)
+                                if watching and self.rooms.changes.latest(code) != version:
+                                    self.watchers.defer()  # the players' screens first
                                 version = self.rooms.changes.latest(code)
                                 if sighted is not None:  # held so far: evidence until now
                                     self.rooms.presence.sighted(code, sighted[0], 0.0, since=sighted[1])

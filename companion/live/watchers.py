@@ -16,6 +16,13 @@ only the rows of the seats' own tokens.
   place that ran out (a phone asleep for a minute) is asked for again, and counted again.
 - **Counted** (:meth:`Watchers.count`): the places held now, for the host's screen.
 
+- **Last** (:meth:`Watchers.defer`): a change wakes the held polls of the table's screens at once,
+  its 8 phones, its host screen and its 50 watchers. The watchers' answers wait a moment (spread
+  over ``DEFER`` seconds, a few tenths) before they are made, so a worker serves the players'
+  screens first and the watchers' fragments then, one after another, between the players'
+  requests, instead of 50 in a burst in front of the host screen's answer (the load test measures
+  it: deploy/LOADTEST.md). A watcher does not act: a moment later costs it nothing.
+
 A place lasts as long as a phone's presence (a held poll and ``HERE_GRACE`` after it), so a page
 closed without a word frees its place within about 40 seconds.
 """
@@ -23,8 +30,10 @@ closed without a word frees its place within about 40 seconds.
 from __future__ import annotations
 
 import hashlib
+import random
 from collections.abc import Callable
 
+from companion.live import cooperative
 from companion.live.changes import MAX_WAIT
 from companion.live.presence import HERE_GRACE, Presence
 from companion.storage.store import Store
@@ -32,6 +41,7 @@ from companion.storage.store import Store
 PER_TABLE = 50  # watchers at one table: a room's friends, children, the kitchen, and more
 PREFIX = "w:"  # a watcher's row in the presence table; a seat's token hash is plain hex
 PLACE_SECONDS = MAX_WAIT + HERE_GRACE  # a place without news from its page runs out after this
+DEFER = (0.1, 0.6)  # seconds a watcher's poll waits after a change before it is answered (spread)
 
 
 def watch_cookie(code: str) -> str:
@@ -68,6 +78,7 @@ class Watchers:
         self.clock = clock
         self.per_table = per_table
         self._sightings = Presence(_Places(store), clock)  # type: ignore[arg-type]
+        self._spread = random.Random()  # not a secret: when each watcher is answered
 
     def admit(self, code: str, key: str) -> bool:
         """Give the watcher ``key`` a place at room ``code`` (or move its place on); False when the
@@ -88,6 +99,11 @@ class Watchers:
         """How many watchers hold a place at room ``code`` now."""
         now = self.clock()
         return sum(1 for token, _, until in self.store.presence(code) if token.startswith(PREFIX) and until > now)
+
+    def defer(self) -> None:
+        """Wait a moment, drawn in ``DEFER``, before answering a watcher's poll that a change woke
+        (under gevent a greenlet sleeps: the worker serves the players' screens meanwhile)."""
+        cooperative.sleep(self._spread.uniform(*DEFER))
 
     def flush(self) -> int:
         """Write the sightings kept since the last write (tests; a timer does it otherwise)."""

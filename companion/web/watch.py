@@ -29,10 +29,13 @@ from collections import OrderedDict
 from flask import Blueprint, Flask, Response, current_app, render_template, request
 from flask_babel import get_locale, gettext
 from flask_limiter import Limiter
+from werkzeug.http import parse_cookie
 
 from companion.live.watchers import PER_TABLE, PLACE_SECONDS, watch_cookie, watcher_key
 from companion.web import api, identity
+from companion.rooms.service import NoSuchRoom
 from companion.web.api import absolute_url, join_url, normal_code
+from companion.web.i18n import COOKIE as LANGUAGE_COOKIE, LANGUAGES
 from companion.web.pages import links_fixed, qr_svg
 
 bp = Blueprint("watch", __name__)
@@ -146,6 +149,43 @@ def watch_view(code):
     if not _place(room.code, _name(room.code)):
         raise api.ApiError(429, full_sentence())
     return Response(api.view_body(service, room, None), headers=api.view_headers(room))
+
+
+class _NotRemembered(Exception):
+    """The memo has no answer for the key asked (web/direct.py then asks Flask)."""
+
+
+def _not_remembered() -> bytes:
+    raise _NotRemembered
+
+
+def remembered_live(app: Flask, environ: dict, code: str) -> tuple[list[tuple[str, str]], bytes] | None:
+    """The watch page's live part as :func:`watch_live` answers it, headers and body, when the
+    worker's memo already holds it and this process knows the watcher's place: answered in front of
+    Flask (``web/direct.py``), since a change wakes up to 50 watchers of a table at once and Flask's
+    request context, hooks and response object cost more than the answer itself. Else None: Flask
+    answers (a first render, a watcher to place, a language to choose from the browser's)."""
+    service = app.extensions["rooms"]
+    try:
+        room = service.get(normal_code(code))
+    except NoSuchRoom:
+        return None
+    cookies = parse_cookie(environ)
+    name = cookies.get(watch_cookie(room.code), "")
+    until = app.extensions["watch_known"].get((room.code, watcher_key(name))) if name else None
+    if until is None or until <= service.clock():
+        return None
+    chosen = cookies.get(LANGUAGE_COOKIE)
+    language = chosen if chosen in LANGUAGES else room.language  # i18n.select_locale, for a phone
+    if language not in LANGUAGES:
+        return None
+    try:
+        body = service.memo(("watch", room.code, room.version, language), _not_remembered)
+    except _NotRemembered:
+        return None
+    return [("Content-Type", "text/html; charset=utf-8"), ("Content-Length", str(len(body))),
+            ("Content-Language", language), ("X-Companion-Game", room.game),
+            ("ETag", f'"v{room.version}"'), ("Cache-Control", "private, no-cache")], body
 
 
 @bp.get("/rooms/<code>/watch.svg")
