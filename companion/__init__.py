@@ -15,6 +15,7 @@ from companion import jsonio
 from companion.config import database_target, instance_folder
 from companion.live.holds import per_address as held_polls_per_address
 from companion.live.polling import NotModified
+from companion.live.watchers import Watchers
 from companion.rooms.bounds import Bounds
 from companion.rooms.service import CACHE_BYTES, MEMO_BYTES, Rooms
 from companion.groups import web as group_pages
@@ -23,7 +24,7 @@ from companion.scoresheet import scoring_api as scoring
 from companion.storage import open_store
 from companion.storage.private import private_folder
 from companion.web import api, assets, health, i18n, limits, night, openapi, pages, photos, presence, wifi
-from companion.web import blots, cards, handover, hosting, install, kit, screens, tablet
+from companion.web import blots, cards, handover, hosting, install, kit, screens, tablet, watch
 from companion.web.direct import Direct
 from companion.web.layers import MAX_BODY, Layers
 from companion.web.routes import Routes
@@ -114,6 +115,8 @@ def create_app(test_config: dict | None = None) -> Flask:
                                                              app.config["PACE_SCALE"]),
                                     cache_bytes=int(app.config["CACHE_BYTES"]),
                                     memo_bytes=int(app.config["MEMO_BYTES"]))
+    rooms = app.extensions["rooms"]
+    app.extensions["watchers"] = Watchers(rooms.store, lambda: rooms.clock())  # on the rooms' clock, moved in tests
 
     i18n.init_app(app)
     if app.testing or app.config["STRICT_TEMPLATES"]:
@@ -124,7 +127,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     static_files = assets.StaticFiles(app)
     routes = Routes(app.url_map)
     direct = Direct(static_files, app, app.extensions["rooms"], routes)
-    polls = NotModified(direct, app.extensions["rooms"], routes, app.config["POLLS_PER_ADDRESS"])
+    polls = NotModified(direct, app.extensions["rooms"], routes, app.config["POLLS_PER_ADDRESS"],
+                        app.extensions["watchers"])
     # Wrapping wsgi_app is Flask's documented way in for middleware (mypy takes it for a method).
     app.wsgi_app = Layers(polls, direct.refuse, lambda: app.extensions["lookups"], routes)  # type: ignore[method-assign]
     proxies = int(os.environ.get("COMPANION_TRUSTED_PROXIES", "0") or 0)
@@ -150,7 +154,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(hosting.bp)
     app.register_blueprint(install.bp)
     app.register_blueprint(group_pages.bp)
-    limits.init_app(app)
+    app.register_blueprint(watch.bp)
+    watch.init_app(app, limits.init_app(app))
     assets.init_app(app, static_files)
     blots.init_app(app, static_files)
     return app

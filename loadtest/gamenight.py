@@ -1,5 +1,12 @@
 """A game night against running servers: tables of 6 phones and 1 host screen, loopback only.
 
+``--phones`` seats 3 to 8 phones a table (7 and 8 with Dixit's extended player counts), and
+``--watchers`` adds that many watch pages a table (``/w/<code>``, issue 35): each opens the page
+once (its cookie counts it, at most 50 a table) and then polls the page's live fragment as a phone's
+page does; they never act. Watchers' own time-to-visible (an action sent → each watch page's first
+answer that shows it) is reported apart (``watch_ttv_*``); the players' figures are the same as
+without them, so the two runs compare side by side.
+
 One asyncio process plays Dixit at ``--tables`` tables. Each table creates a room, seats 6 phones
 and starts; then, for ``--seconds``, its 7 screens poll and its people play. The client is a small
 HTTP/1.1 keep-alive client on asyncio streams: no thread per table, so that the generator is not
@@ -68,13 +75,12 @@ from urllib.parse import urlsplit
 POLL_S = 0.8
 ACTION_EVERY_S = 0.4  # busy pace
 BACKOFF_MAX_S = 5.0
-NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
+NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 TIMEOUT_S = 10.0  # an action's; a poll may take its wait on top
 MAX_SECONDS = 600
 SHOWN_KEPT = 32  # versions each screen remembers having shown (a phase spans at most 7)
 MIN_ACTIONS, MIN_ROUNDS = 200, 1.5  # fewer in the window: the percentiles are rough
-CONNS_PER_TABLE = 14  # 7 screens, each with a held poll and an action
-ACTIONS_PER_ROUND = 12  # 6 claims, 5 votes, next_round
+CONNS_PER_TABLE = 14  # 7 screens, each with a held poll and an action (watchers: one each more)
 
 
 def loopback_only(url: str) -> tuple[str, int]:
@@ -190,6 +196,7 @@ class Stats:
     def __init__(self):
         self.measuring = False
         self.ttv, self.ttv_ack, self.latency, self.poll_304 = [], [], [], []
+        self.watch_ttv: list[float] = []
         self.errors = self.lost = self.doubled = self.actions = self.games_over = 0
         self.requests = self.requests_measured = self.tables_ok = self.unacknowledged = 0
         self.error_kinds: dict[str, int] = {}
@@ -226,9 +233,14 @@ class Table:
         self.stats = stats
         self.pages, self.pace, self.wait, self.period = args.pages, args.pace, args.wait, args.poll
         self.rng = random.Random(f"{args.seed}/{number}")  # screens' phases, busy pace
-        self.screens = ["host"] + NAMES
+        self.names = NAMES[:args.phones]
+        self.watchers = [f"watch{i}" for i in range(args.watchers)]
+        self.screens = ["host"] + self.names
         # Every screen has its own connections, to server (index mod number of servers).
-        self.browsers = {who: Browser(*servers[i % len(servers)]) for i, who in enumerate(self.screens)}
+        self.browsers = {who: Browser(*servers[i % len(servers)])
+                         for i, who in enumerate(self.screens + self.watchers)}
+        self.shown_by_watchers = {who: 0 for who in self.watchers}  # the version each watch page shows
+        self.sent_at: dict[int, float] = {}  # each acknowledged version: when its action was sent
         self.people = {who: random.Random(f"{args.seed}/{number}/{who}") for who in self.screens}
         self.delays = {who: args.next_round if who == "host" else args.think for who in self.screens}
         self.auth, self.seats, self.etags = {}, {}, {}
@@ -250,13 +262,16 @@ class Table:
         return status, rh, data
 
     async def setup(self):
-        r = await self.call("host", "POST", "/api/v1/rooms", {"game": "dixit"})
+        options = {"extended_player_counts": True} if len(self.names) in (3, 7, 8) else {}
+        r = await self.call("host", "POST", "/api/v1/rooms", {"game": "dixit", "options": options})
         if r is None or r[0] != 201:
             raise HTTPError("create")
         created = json.loads(r[2])
         self.code = created["code"]
         self.auth["host"] = {"Authorization": f"Bearer {created['host_token']}"}
-        for name in NAMES:
+        # Each watch page opened once, all at once, before the game starts: its cookie names it.
+        await asyncio.gather(*(self.open_watch(who) for who in self.watchers))
+        for name in self.names:
             r = await self.call(name, "POST", f"/api/v1/rooms/{self.code}/seats", {"name": name})
             if r is None or r[0] != 201:
                 raise HTTPError("join")
@@ -269,13 +284,23 @@ class Table:
         self.view = json.loads(r[2])  # the latest view an action returned: what is owed next
         self.version = self.start = self.opened = self.view["version"]  # opened: the phase's first
 
+    async def open_watch(self, who):
+        """The watch page, opened by a watcher: its cookie (a place at the table) for its polls."""
+        r = await self.call(who, "GET", f"/w/{self.code}")
+        cookie = r[1].get("set-cookie", "").split(";")[0] if r is not None and r[0] == 200 else ""
+        if not cookie:
+            raise HTTPError("watch")
+        self.auth[who] = {"Cookie": cookie}
+
     # --- the screens ------------------------------------------------------------------------------
 
     def poll_request(self, who):
         """What a screen polls: the API view (bearer token) or, with --pages, the page's live fragment."""
         query = f"?wait={self.wait:g}" if self.wait else ""
-        if not self.pages:
+        if not self.pages and who not in self.shown_by_watchers:
             return f"/api/v1/rooms/{self.code}{query}", dict(self.auth[who])
+        if who in self.shown_by_watchers:
+            return f"/w/{self.code}/live{query}", dict(self.auth[who])
         token = self.auth[who]["Authorization"][len("Bearer "):]
         if who == "host":
             return f"/host/{self.code}/live{query}", {"Cookie": f"tch_{self.code}={token}"}
@@ -323,6 +348,11 @@ class Table:
 
     def show(self, who, version, at):
         """``who``'s screen shows ``version`` from ``at`` on."""
+        if who in self.shown_by_watchers:
+            before, self.shown_by_watchers[who] = self.shown_by_watchers[who], max(version, self.shown_by_watchers[who])
+            if self.stats.measuring:
+                self.stats.watch_ttv += [at - sent for made, sent in self.sent_at.items() if before < made <= version]
+            return
         shown = self.shown[who]
         if shown and shown[-1][0] >= version:
             return
@@ -366,6 +396,7 @@ class Table:
         made = view["version"]
         if made not in self.acked:
             self.acked.add(made)
+            self.sent_at[made] = sent
             at = self.first_shown("host", made)  # a held host poll may have answered already
             if at is None:
                 self.pending.append((made, sent, acked))
@@ -429,7 +460,7 @@ class Table:
         except HTTPError:
             self.stats.error("setup")
             return
-        screens = [asyncio.create_task(self.screen(who)) for who in self.screens]
+        screens = [asyncio.create_task(self.screen(who)) for who in self.screens + self.watchers]
         if self.pace == "busy":
             await self.busy(deadline)
         else:
@@ -527,7 +558,7 @@ async def run(args) -> dict:
 
 def results(args, stats: Stats, servers: int, cpu: float, lag: list[float]) -> dict:
     actions = len(stats.latency)
-    rounds = actions / ACTIONS_PER_ROUND / max(1, args.tables)
+    rounds = actions / (2 * args.phones) / max(1, args.tables)  # a round: every claim, every vote but one, next
     return {
         "servers": servers, "polls": "pages" if args.pages else "api", "wait_s": args.wait,
         "pace": args.pace, "seed": args.seed, "tables": args.tables, "tables_completed": stats.tables_ok,
@@ -537,6 +568,8 @@ def results(args, stats: Stats, servers: int, cpu: float, lag: list[float]) -> d
         "poll_304_p50_ms": ms(stats.poll_304, 50),  # about the wait when the server holds polls
         "ttv_p50_ms": ms(stats.ttv, 50), "ttv_p95_ms": ms(stats.ttv, 95),
         "ttv_ack_p95_ms": ms(stats.ttv_ack, 95),
+        "phones": args.phones, "watchers": args.watchers,
+        "watch_ttv_p50_ms": ms(stats.watch_ttv, 50), "watch_ttv_p95_ms": ms(stats.watch_ttv, 95),
         "action_p50_ms": ms(stats.latency, 50), "action_p95_ms": ms(stats.latency, 95),
         "action_p99_ms": ms(stats.latency, 99),
         "errors": stats.errors, "error_kinds": stats.error_kinds,
@@ -578,6 +611,9 @@ def add_pace_options(ap: argparse.ArgumentParser):
     ap.add_argument("--wait", type=float, default=20.0,
                     help="seconds a server may hold a poll (?wait=); 0: plain short polling (default 20)")
     ap.add_argument("--poll", type=float, default=POLL_S, help="poll period in seconds (default 0.8)")
+    ap.add_argument("--phones", type=int, default=6, choices=range(3, 9), metavar="3-8",
+                    help="phones a table (default 6; 3, 7 and 8 with Dixit's extended player counts)")
+    ap.add_argument("--watchers", type=int, default=0, help="watch pages a table (issue 35; at most 50)")
     ap.add_argument("--seconds", type=float, default=None,
                     help="steady-state seconds measured (default 60 at human pace, 30 busy; max 600)")
 
@@ -586,7 +622,8 @@ def pace_argv(args) -> list[str]:
     """The options of ``add_pace_options`` as gamenight.py's arguments."""
     return ["--pace", args.pace, "--think", *map(str, args.think),
             "--next-round", *map(str, args.next_round), "--seed", str(args.seed),
-            "--wait", str(args.wait), "--poll", str(args.poll), "--seconds", str(window_seconds(args))]
+            "--wait", str(args.wait), "--poll", str(args.poll), "--seconds", str(window_seconds(args)),
+            "--phones", str(args.phones), "--watchers", str(args.watchers)]
 
 
 def window_seconds(args) -> float:
@@ -626,7 +663,7 @@ def main():
     if args.ramp is None:
         args.ramp = max(1.0, args.tables / 50)
     args.ramp = min(args.ramp, 60)
-    raise_file_limit(args.tables)
+    raise_file_limit(args.tables * (1 + args.watchers // 7))
     result = asyncio.run(run(args))
     result["generator_pid"] = os.getpid()
     print(json.dumps(result) if args.json else "\n".join(f"{k:>22}: {v}" for k, v in result.items()))

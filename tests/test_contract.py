@@ -364,6 +364,18 @@ class _Drawn:
         return self.seed % 2**bits
 
 
+def twin_rooms(client, name: str, monkeypatch) -> tuple[list, dict]:
+    """Two rooms of game ``name`` that deal alike (the start's seed fixed), each with one player
+    more than the fewest, not started; and each seat's player's name."""
+    from companion.rooms import service
+    from tests.conftest import Table
+
+    count = GAMES[name].player_range({})[0] + 1
+    monkeypatch.setattr(service, "secrets", _Drawn(random.Random(name).randrange(2**62)))
+    rooms = [Table(client, name).join(*NAMES[:count]) for _ in range(2)]
+    return rooms, {seat: who for who, seat in rooms[0].seats.items()}
+
+
 def _played(t, actor, action: dict, by_seat: dict) -> None:
     """``action`` sent by ``actor`` (a seat number, or the host) through the API."""
     who = "host" if actor == HOST else by_seat[actor]
@@ -409,15 +421,9 @@ def test_the_hosts_credential_learns_no_secret_of_a_seat_that_has_a_phone(name, 
     credential can reach (its view and page, and the tablet's routes for that seat: ``?for=``, the
     cover's screen, the seat's photos, moves made for it, taking it over, skipping it) answers the
     same in both, and refuses what would reach the seat, since its phone is here."""
-    from companion.rooms import service
-    from tests.conftest import Table
-
     engine = GAMES[name]
-    count = engine.player_range({})[0] + 1
-    monkeypatch.setattr(service, "secrets", _Drawn(random.Random(name).randrange(2**62)))
     client = app.test_client(use_cookies=False)
-    rooms = [Table(client, name).join(*NAMES[:count]) for _ in range(2)]
-    by_seat = {seat: who for who, seat in rooms[0].seats.items()}
+    rooms, by_seat = twin_rooms(client, name, monkeypatch)
     for t in rooms:
         t.act("host", "start")
     rng = random.Random(name)

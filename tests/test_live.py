@@ -112,3 +112,22 @@ def test_a_change_heard_twice_wakes_the_held_polls_once():
     changes.changed("ABCD", 5)  # news
     assert held.is_set()
     changes.close()
+
+
+def test_a_version_read_ahead_of_the_watcher_wakes_the_polls_held_on_the_last_one():
+    """Issue 35's load test: a screen shown a version another process made (a watch page, a phone
+    that acted there) polls this process before its watcher has heard of that version: ``latest``
+    reads it from the store, and the polls held here on the version before must wake then, since
+    the watcher's news of it comes "heard already" and wakes nobody (the host screen's poll was
+    held its whole 20 s)."""
+    changes = Changes(Store({"ABCD": 3}))
+    assert changes.latest("ABCD") == 3
+    held = threading.Event()  # the host screen's poll, held on version 3
+    changes._waiting["ABCD"] = {held}
+    changes.store.versions["ABCD"] = 4  # committed by another process, not told here yet
+    assert changes.latest("ABCD", seen=4) == 4  # a watcher's poll, shown 4 elsewhere
+    assert held.is_set()  # the host screen's poll wakes now
+    held.clear()
+    changes.changed("ABCD", 4)  # the watcher's news, late: no news
+    assert not held.is_set()
+    changes.close()

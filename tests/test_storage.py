@@ -639,3 +639,30 @@ def test_a_leader_stopped_before_it_commits_hands_the_queue_on(tmp_path, monkeyp
     second.join(60)
     assert outcomes == {"first": "stopped", "second": None}
     assert [e.body["n"] for e in store.entries(code)] == ["second"]
+
+
+def test_watchers_places_are_counted_alike_by_every_worker(store):
+    """Issue 35: a table's watchers (presence rows under ``w:``) get at most ``cap`` places, given
+    under a lock so that watchers arriving at once from several threads (as from several workers
+    or servers) never pass it; a place that ran out is cleared by the next admission, and a
+    sighting moves on only a place still held, never making one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    code = new_code()
+    assert store.create_room(code, "dixit")
+    now, cap = 1000.0, 5
+    with ThreadPoolExecutor(8) as pool:
+        given = list(pool.map(lambda i: store.admit_watcher(code, f"w:{i}", now, now + 45, cap), range(12)))
+    assert given.count(True) == cap
+    held = sorted(token for token, _, _ in store.presence(code))
+    assert len(held) == cap
+    assert store.admit_watcher(code, held[0], now + 1, now + 46, cap)  # a place held: moved on
+    assert not store.admit_watcher(code, "w:late", now + 1, now + 46, cap)
+    store.keep_watching([(code, held[1], now + 30, now + 75)])  # held[1] keeps polling
+    store.keep_watching([(code, "w:never", now + 30, now + 75)])  # no place: none made
+    later = now + 60  # every other place ran out
+    assert store.admit_watcher(code, "w:late", later, later + 45, cap)
+    assert sorted(token for token, _, until in store.presence(code)) == sorted([held[1], "w:late"])
+    store.keep_watching([(code, held[2], later, later + 45)])  # ran out and cleared: not taken back
+    assert held[2] not in [token for token, _, _ in store.presence(code)]
+    assert not store.admit_watcher(new_code(), "w:x", now, now + 45, cap)  # no such room

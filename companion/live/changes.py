@@ -77,7 +77,14 @@ class Changes:
             read = self.store.version(code)
             if read is not None:
                 with self._lock:  # a version told meanwhile may be newer than the one read: keep it
-                    version = self._versions[code] = max(read, self._versions.get(code, read))
+                    known = self._versions.get(code)
+                    version = self._versions[code] = max(read, known if known is not None else read)
+                    # Read ahead of the watcher (a screen shown a version another process made
+                    # polls here first): this process's waiters of the room are woken now, since
+                    # the watcher's news of that version will be "heard already" and wake nobody.
+                    events = list(self._waiting.get(code, ())) if known is not None and version > known else []
+                for event in events:
+                    event.set()
             else:
                 version = None
         return version

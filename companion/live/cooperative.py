@@ -51,6 +51,16 @@ def settle() -> None:
         gevent.idle()
 
 
+def sleep(seconds: float) -> None:
+    """Wait ``seconds``: under gevent this greenlet only (the worker serves its other requests)."""
+    if active():
+        import gevent
+
+        gevent.sleep(seconds)
+    else:
+        time.sleep(seconds)
+
+
 def background(function, *args) -> None:
     """Start ``function(*args)`` and do not wait for it: in gevent's native threads under gevent,
     else at once (a thread of its own would outlive tests and scripts for no gain)."""

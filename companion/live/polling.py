@@ -15,16 +15,22 @@ from __future__ import annotations
 from contextlib import AbstractContextManager, nullcontext
 from urllib.parse import parse_qs
 
+from werkzeug.http import parse_cookie
+
 from companion.live import cooperative
 from companion.live.changes import MAX_WAIT
 from companion.live.holds import ENVIRON_KEY, PER_ADDRESS, HeldPolls
+from companion.live.watchers import watch_cookie, watcher_key
 from companion.rooms.room import token_hash
 from companion.web.identity import presented_token
 from companion.web.routes import Routes
 
 # The polled endpoints (web/routes.py matches them): whether each is a page's fragment, and whether
 # its polls are a phone's (the host's screen is no phone to sight).
-POLLED = {"api.room_view": (False, True), "pages.phone_live": (True, True), "pages.host_live": (True, False)}
+POLLED = {"api.room_view": (False, True), "pages.phone_live": (True, True), "pages.host_live": (True, False),
+          "watch.watch_live": (True, False), "watch.watch_view": (False, False)}
+# The watch page's polls (web/watch.py): each keeps its watcher's place (live/watchers.py).
+WATCHED = frozenset({"watch.watch_live", "watch.watch_view"})
 LONGEST_CODE = 12  # characters: a room code is a few letters and digits; a longer one is no room's
 
 
@@ -57,9 +63,10 @@ def requested_wait(query: str) -> float:
 class NotModified:
     """WSGI middleware answering a current poll with 304."""
 
-    def __init__(self, app, rooms, routes: Routes, per_address: int | None = PER_ADDRESS):
+    def __init__(self, app, rooms, routes: Routes, per_address: int | None = PER_ADDRESS, watchers=None):
         self.app = app
         self.rooms = rooms
+        self.watchers = watchers  # live/watchers.py: the watch page's polls keep their places
         self.routes = routes
         self.per_address = per_address  # polls one client address may hold at once (None: no cap)
         self._own_holds: HeldPolls | None = None  # this process's count, when no gunicorn master shares one
@@ -70,6 +77,9 @@ class NotModified:
         if polled is not None:
             code, page, phone = polled
             sighted = self._sighted(code, page, environ) if phone else None
+            watching = not phone and self.watchers is not None and self.routes.match(environ)[0] in WATCHED
+            if watching:
+                self._watching(code, environ)
             if header:
                 tags = _tags(header)
                 held = cooperative.active()  # long polls: the watcher knows the latest versions
@@ -81,6 +91,8 @@ class NotModified:
                         with self._holding(environ) as may_hold:
                             if may_hold:
                                 self.rooms.wait(code, version, wait)
+                                if watching and self.rooms.changes.latest(code) != version:
+                                    self.watchers.defer()  # the players' screens first
                                 version = self.rooms.changes.latest(code)
                                 if sighted is not None:  # held so far: evidence until now
                                     self.rooms.presence.sighted(code, sighted[0], 0.0, since=sighted[1])
@@ -115,6 +127,13 @@ class NotModified:
                 self._own_holds = HeldPolls.private()
             holds = self._own_holds
         return holds.holding(environ.get("REMOTE_ADDR", ""), self.per_address)
+
+    def _watching(self, code: str, environ) -> None:
+        """A watcher's poll (its cookie names it) keeps its place at the table for its hold."""
+        name = parse_cookie(environ).get(watch_cookie(code))
+        if name:
+            hold = requested_wait(environ.get("QUERY_STRING", "")) if cooperative.active() else 0.0
+            self.watchers.sighted(code, watcher_key(name), hold)
 
     def _sighted(self, code: str, page: bool, environ) -> tuple[str, float] | None:
         """A phone's poll (its page's seat cookie, or an API client's token) is a sighting of it:

@@ -260,6 +260,37 @@ class PostgresStore:
                     " WHERE presence.seen <= EXCLUDED.seen",
                     [(code, token, seen, until, code) for code, token, seen, until in rows])
 
+    def admit_watcher(self, code: str, token: str, now: float, until: float, cap: int) -> bool:
+        """Give the watcher ``token`` (``companion/live/watchers.py``: a presence row under its own
+        prefix) a place at room ``code`` until ``until``, unless ``cap`` watchers hold one now;
+        whether it has one. The room's watchers are counted under a lock of their own (an advisory
+        lock on the room's code, not its row: a move never waits for a watcher), so two servers
+        admitting at once count alike."""
+        with self._conn() as conn, conn.transaction():
+            conn.execute("SET LOCAL synchronous_commit = off")
+            conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"watch:{code}",))
+            conn.execute("DELETE FROM presence WHERE room = %s AND token LIKE 'w:%%' AND expires <= %s", (code, now))
+            if conn.execute("SELECT 1 FROM rooms WHERE code = %s", (code,)).fetchone() is None:
+                return False
+            mine = conn.execute("SELECT 1 FROM presence WHERE room = %s AND token = %s", (code, token)).fetchone()
+            row = conn.execute("SELECT count(*) FROM presence WHERE room = %s AND token LIKE 'w:%%'", (code,)).fetchone()
+            if mine is None and row is not None and row[0] >= cap:
+                return False
+            conn.execute("INSERT INTO presence (room, token, seen, expires) VALUES (%s, %s, %s, %s)"
+                         " ON CONFLICT (room, token) DO UPDATE SET seen = EXCLUDED.seen, expires = EXCLUDED.expires",
+                         (code, token, now, until))
+            return True
+
+    def keep_watching(self, rows: list[tuple[str, str, float, float]]) -> None:
+        """Move on the places of watchers still holding one (room, token, seen, until): a place
+        that ran out is not taken back this way (the watcher asks for one again)."""
+        with self._conn() as conn, conn.transaction():
+            conn.execute("SET LOCAL synchronous_commit = off")
+            with conn.cursor() as cur:
+                cur.executemany("UPDATE presence SET seen = %s, expires = %s WHERE room = %s AND token = %s"
+                                " AND expires > %s AND seen <= %s",
+                                [(seen, until, code, token, seen, seen) for code, token, seen, until in rows])
+
     def delete_idle(self, before: float) -> int:
         """Delete the rooms nobody has touched since ``before``, score sheets included (issue 29),
         and with them their entries, photos and presence (``ON DELETE CASCADE``)."""

@@ -421,6 +421,37 @@ class SQLiteStore:
             return tx.db.execute("DELETE FROM groups WHERE id = ?", (gid,)).rowcount > 0
 
         return self.write("", delete)
+    def admit_watcher(self, code: str, token: str, now: float, until: float, cap: int) -> bool:
+        """Give the watcher ``token`` (``companion/live/watchers.py``: a presence row under its own
+        prefix) a place at room ``code`` until ``until``, unless ``cap`` watchers hold one now;
+        whether it has one. Under the write lock: two workers admitting at once count alike."""
+
+        def admit(tx: Writer) -> bool:
+            db = tx.db
+            db.execute("DELETE FROM presence WHERE room = ? AND token LIKE 'w:%' AND expires <= ?", (code, now))
+            if tx.room() is None:
+                return False
+            mine = db.execute("SELECT 1 FROM presence WHERE room = ? AND token = ?", (code, token)).fetchone()
+            held = db.execute("SELECT count(*) FROM presence WHERE room = ? AND token LIKE 'w:%'", (code,)).fetchone()[0]
+            if mine is None and held >= cap:
+                return False
+            db.execute("INSERT INTO presence (room, token, seen, expires) VALUES (?, ?, ?, ?)"
+                       " ON CONFLICT (room, token) DO UPDATE SET seen = excluded.seen, expires = excluded.expires",
+                       (code, token, now, until))
+            return True
+
+        return self.write(code, admit, durable=False)
+
+    def keep_watching(self, rows: list[tuple[str, str, float, float]]) -> None:
+        """Move on the places of watchers still holding one (room, token, seen, until): a place
+        that ran out is not taken back this way (the watcher asks for one again)."""
+
+        def keep(tx: Writer) -> None:
+            tx.db.executemany("UPDATE presence SET seen = ?, expires = ? WHERE room = ? AND token = ?"
+                              " AND expires > ? AND seen <= ?",
+                              [(seen, until, code, token, seen, seen) for code, token, seen, until in rows])
+
+        self.write("", keep, durable=False)
 
     # -- rate-limit counters (companion/storage/counters.py) -------------------------------------
 

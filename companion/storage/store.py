@@ -119,6 +119,12 @@ class Store(Protocol):
     def record_presence(self, rows: list[tuple[str, str, float, float]]) -> None:
         """Write a batch of sightings (room, token hash, seen, connected until)."""
 
+    def admit_watcher(self, code: str, token: str, now: float, until: float, cap: int) -> bool:
+        """Give watcher ``token`` a place at room ``code`` until ``until`` unless ``cap`` hold one."""
+
+    def keep_watching(self, rows: list[tuple[str, str, float, float]]) -> None:
+        """Move on the places of watchers still holding one (room, token, seen, until)."""
+
     def delete_idle(self, before: float) -> int:
         """Delete the rooms nobody has touched since ``before``, with all they keep; how many."""
 

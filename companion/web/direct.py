@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import sys
 
-from companion.web import api, screen
+from companion.web import api, screen, watch
 from companion.web.routes import Routes
 
 # The endpoints answered here (their rules, methods included, are registered in web/api.py).
@@ -43,6 +43,11 @@ class Direct:
         method = environ.get("REQUEST_METHOD")  # and OPTIONS, which Flask answers without the view
         answer = ANSWERS.get(route[0]) if route is not None and method != "OPTIONS" else None
         if answer is None:
+            if route is not None and route[0] == "watch.watch_live" and method == "GET":
+                remembered = watch.remembered_live(self.flask, environ, route[1]["code"])
+                if remembered is not None:  # the watchers' answer already made (web/watch.py)
+                    start_response("200 OK", remembered[0])
+                    return [remembered[1]]
             return self.app(environ, start_response)
         try:
             room, viewer = answer(self.rooms, environ, route[1]["code"])
