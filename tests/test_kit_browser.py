@@ -168,3 +168,19 @@ def test_the_host_finds_the_kit_in_more_during_a_game(server, browser):
     assert [title for title, _, _ in kit_links(host)] == ["Table card", "Score sheet", "Subject cards"]
     host.get_by_role("link", name="Back to the table").click()
     host.wait_for_selector("#live [data-version]")
+
+
+@pytest.mark.parametrize("language", ["it", "pl"])
+def test_every_deck_prints_whole_in_the_tables_language(server, browser, language):
+    """The Italian and Polish decks (longer words, longer questions) hold in their cards too."""
+    shot = Shots()
+    for game in ("rorschach", "rorschach-teams", "doodles", "inkling"):
+        room = Room(server, game, language=language)
+        host = room.open_host(browser, HOST)
+        host.goto(f"{server.url}/host/{room.code}/kit/deck/0")
+        assert host.locator("html").get_attribute("lang") == language
+        assert nothing_overflows(host) == [], game
+        pdf = printed(host, "Letter")
+        assert len(pdf) == host.locator(".sheet").count(), game
+        assert chars_outside(pdf, "Letter") == [], game
+        keep(pdf, shot, f"kit-{game}-deck-{language}")
