@@ -31,7 +31,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.sweep]
 HOSTS = {"1280": (1280, 800), "1920": (1920, 1080)}
 LEAST = 24  # CSS px at 1920x1080: the waiting chips and Inkling's letters, read from three metres
 STAGE = 0.70
-NAME_LIMIT = 24  # graphemes: the longest name a join accepts (companion/rooms/names.py)
+NAME_LIMIT = 16  # graphemes: the longest name a join accepts (companion/rooms/names.py)
 
 # Long names of each language's letters (wide capitals, diacritics), cut to the longest a join
 # takes; distinct first names keep them distinct to the join's look-alike check.
