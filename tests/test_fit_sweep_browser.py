@@ -435,11 +435,11 @@ STILL = {
     "inkling": "6 names of 24 letters: the phone's arranging, guessing, draw and review scroll 53-250 px (the folded "
                "guess sheet's line names both neighbours; pl: it is cut, 366 px in 342); the end scrolls on the "
                "host (340-540 px) and the phone",
-    "rorschach-teams": "16 names of 16 letters: en: the phone's matching scrolls (the test subject's pad, "
-                       "'Place my markers', the other subject's choice and the folded table under the fold), every "
-                       "other phone phase by 24-155 px; the end's marker word cut at 1280 ('marker: A "
-                       "«grandmother»' 179 px in 167); it, pl: not looked at since the names went to 16 (with 24: "
-                       "the side panel cut, 478 px in 456; the bar overflowing at the end, 1328 px in 1280)",
+    "rorschach-teams": "16 names of 16 letters: every phone phase scrolls (the matching by 190-225 px, 'Place "
+                       "my markers' at the fold under the test subject's pad; the scored one by 240-270 px: the "
+                       "result, the round's points and the table's four images, open); it, pl: the host's markers' "
+                       "words cut ('segnalino: B «spaventapasseri»' 216 px in 167 at 1280); pl: the side panel cut "
+                       "(478 px in 456, the teams' member lists); it: the bar overflows at the end (1330 px in 1280)",
 }
 
 
