@@ -381,7 +381,7 @@ Int = typing.Annotated[int, Strict(), Field(ge=-LIMIT, le=LIMIT)]
 Count = typing.Annotated[int, Strict(), Field(ge=0, le=LIMIT)]
 Bool = typing.Annotated[bool, Strict()]
 Seat = typing.Annotated[int, Strict(), Field(ge=0, le=LIMIT)]
-NAME_CHARS = 24  # the most characters of a player's name (the lobby's limit, with room for wide ones)
+NAME_CHARS = 24  # the most characters a player's name ever had (the lobby takes 16 since issue 32; logs hold 24)
 MAX_PLAYERS = 16  # no game here seats more; every list of players is bounded by it
 
 

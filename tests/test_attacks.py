@@ -153,7 +153,7 @@ def test_a_name_that_reads_as_ann_is_already_taken_next_to_ann(app, table, name)
     ("Ann\x00", "control characters"), ("\x1b[31mAnn", "control characters"), ("Ann\x7f", "control characters"),
     ("\u202eAnn", "turn the text around"), ("\u2066Ann", "turn the text around"),
     ("\u200b\u200b\u200b", "Please type your name"), ("\u3000", "Please type your name"),
-    ("👍🏽" * 25, "at most 24"),
+    ("👍🏽" * 17, "at most 16"),
 ])
 def test_names_a_screen_should_not_show_are_refused(name, sentence):
     with pytest.raises(RuleError) as refused:
@@ -162,7 +162,7 @@ def test_names_a_screen_should_not_show_are_refused(name, sentence):
 
 
 def test_a_name_is_counted_in_what_a_reader_sees():
-    assert clean_name("👍🏽" * 24) == "👍🏽" * 24  # 48 code points, 24 characters on the screen
+    assert clean_name("👍🏽" * 16) == "👍🏽" * 16  # 32 code points, 16 characters on the screen
     assert clean_name("ﬁona") == "fiona" and same_name("Zoë", "ZOE")
 
 

@@ -139,7 +139,7 @@ def test_the_editing_cookie_is_httponly_and_samesite(helper):
 @pytest.mark.parametrize("players, sentence", [
     (["Ann", "Ben"], "Dixit takes 3 to 8 players; 2 are listed."),
     (["Ann", "Ben", "ann"], "Two players are called ann: tell them apart."),
-    (["Ann", "Ben", "X" * 30], "Names can be at most 24 characters long."),
+    (["Ann", "Ben", "X" * 30], "Names can be at most 16 characters long."),
 ])
 def test_a_setup_that_cannot_be_played_is_refused_with_a_sentence(helper, app, players, sentence):
     response = helper.start(players=players, expect=400)

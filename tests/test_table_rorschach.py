@@ -176,6 +176,8 @@ def test_virtual_cards_at_eight_fit_explain_every_token_and_end_with_a_shared_wi
         assert walk.phone(name).locator(".rs-phone .podium .ranking li.me .side").inner_text() == name
     assert walk.phone("Ann").locator(".you-win").count() == 0
     assert text(walk.phone("Ann"), ".podium .winners") == "Gus and Hana win!"
+    # At the end the last round folds under the ranking (the phone's one screen): a tap opens it.
+    walk.phone("Ann").locator("[data-breakdown] > summary").click()
     assert "+ P Eve's colour" in texts(walk.phone("Ann"), "[data-breakdown] li")
 
     room.act("host", "end")
@@ -238,6 +240,7 @@ def test_the_box_cards_at_eight_with_both_variants_by_chance_end_with_one_winner
     assert texts(host, ".podium .ranking .side")[0] == "Gus"
     assert texts(host, ".podium .ranking .place")[:2] == ["1.", "2."]
     assert text(walk.phone("Gus"), ".you-win") == "You win!"
+    walk.phone("Gus").locator("[data-breakdown] > summary").click()
     assert texts(walk.phone("Gus"), "[data-breakdown] li") == ["+ K Hana's colour"]
     screens.close()
     walk.assert_no_problems()

@@ -4,7 +4,10 @@ A name is shown on every screen of the table, so it is normalised (Unicode NFKC,
 and refused when it holds a control character (NUL, ESC, DEL…), a bidirectional override or isolate
 (which would reorder the text around it on every screen), or nothing visible at all. Its length is
 counted in grapheme clusters (what a reader sees as one character: ``é`` typed as two code points,
-a flag, a family emoji), with the ``regex`` module's ``\\X``. Two names are the same name when a
+a flag, a family emoji), with the ``regex`` module's ``\\X``, and held to ``NAME_LIMIT`` when a
+name is first given (a join, a rename, a sheet's players): sixteen of them share a TV, and a name is
+what the table calls you (Jackbox takes 12). A room's log replays its names as they were taken
+(``limit=None``), so a log written when the limit was 24 still replays. Two names are the same name when a
 reader could take one for the other: case, invisible characters and Unicode confusables (a Cyrillic
 ``А`` for a Latin ``A``, a zero for an O: the Unicode confusables data of TR39, from the
 ``confusable_homoglyphs`` package) are ignored in the comparison. The package lists each character's
@@ -22,13 +25,14 @@ from confusable_homoglyphs.confusables import confusables_data
 
 from games.base import require, require_plural
 
-NAME_LIMIT = 24  # grapheme clusters
+NAME_LIMIT = 16  # grapheme clusters: the longest name a new entry may give (24 before issue 32)
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 GRAPHEMES = regex.compile(r"\X")
 
 
-def clean_name(raw) -> str:
-    """A player's name as the table will see it, or a RuleError saying what is wrong with it."""
+def clean_name(raw, limit: int | None = NAME_LIMIT) -> str:
+    """A player's name as the table will see it, or a RuleError saying what is wrong with it; a
+    name replayed from a log (``limit`` None) is not measured again."""
     require(isinstance(raw, str), "Please type your name.")
     name = unicodedata.normalize("NFKC", raw)
     require(not any(c in BIDI_CONTROLS for c in name), "A name can't hold characters that turn the text around.")
@@ -36,8 +40,9 @@ def clean_name(raw) -> str:
             "A name can't hold control characters.")
     name = " ".join(name.split())
     require(name != "" and _visible(name), "Please type your name.")
-    require_plural(len(GRAPHEMES.findall(name)) <= NAME_LIMIT, "Names can be at most %(num)d character long.",
-                   "Names can be at most %(num)d characters long.", NAME_LIMIT)
+    if limit is not None:
+        require_plural(len(GRAPHEMES.findall(name)) <= limit, "Names can be at most %(num)d character long.",
+                       "Names can be at most %(num)d characters long.", limit)
     return name
 
 

@@ -279,6 +279,13 @@ def _players(room: Room) -> list[Player]:
     return [Player(s.seat, s.name) for s in room.seats if s.seat not in room.sitting_out]
 
 
+def check_new(body: dict) -> None:
+    """What only a new entry is held to, not one replayed from the log: a name it gives within
+    today's ``NAME_LIMIT`` (a log written when names could be longer replays as it was played)."""
+    if entries.is_lobby(body.get("type")) and isinstance(body.get("name"), str):
+        clean_name(body["name"])
+
+
 def apply_entry(room: Room, body: dict, at: float) -> Room:
     """The room after one log entry; raises RuleError (room unchanged) when it is not allowed."""
     kind = body.get("type")
@@ -354,7 +361,7 @@ def _join(room, entry, at):
 
 def _new_seat(room: Room, typed: str, token: str) -> Room:
     """The room with a new seat at the end of the order, for a phone's ``token`` ("" for none)."""
-    name = clean_name(typed)
+    name = clean_name(typed, limit=None)  # measured when new (check_new), not when replayed
     _check_unique(room, name)
     most = room.engine.player_range(room.options)[1]
     require(len(_players(room)) < most and len(room.seats) < MAX_PLAYERS,
@@ -404,7 +411,7 @@ def _waiting_request(room: Room, entry) -> Room:
     """The room with the phone of ``entry`` waiting for the host to give it a seat."""
     require(len(room.requests) < MAX_REQUESTS,
             "Too many phones are waiting for a seat at this table: the host must answer them first.")
-    name = clean_name(entry.name)
+    name = clean_name(entry.name, limit=None)
     request = Request(room.next_request, name, entry.token)
     return evolve(room, requests=room.requests + (request,), next_request=room.next_request + 1)
 
@@ -412,7 +419,7 @@ def _waiting_request(room: Room, entry) -> Room:
 def _rename(room, entry, at):
     require(not room.started, "Names can only be changed before the game starts.")
     seat = _seat(room, entry.seat)
-    name = clean_name(entry.name)
+    name = clean_name(entry.name, limit=None)
     _check_unique(room, name, except_seat=seat.seat)
     seats = tuple(evolve(s, name=name) if s.seat == seat.seat else s for s in room.seats)
     return evolve(room, seats=seats)

@@ -239,6 +239,7 @@ class Rooms:
                 raise MovedOn(version)
             if expected_version is not None and expected_version != version:
                 raise StaleVersion(version)
+            rooms.check_new(entry)
             changed = rooms.apply_entry(room, entry, now)
             if changed is room or changed == room:
                 return room, entry["by"]

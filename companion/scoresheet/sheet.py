@@ -36,7 +36,7 @@ from typing import Any
 from games import GAMES
 from games.base import N_, RuleError, Score, Standings, Table, early_end, read_model, require
 
-from companion.rooms.names import clean_name, same_name
+from companion.rooms.names import NAME_LIMIT, clean_name, same_name
 from companion.rooms.room import new_token, token_hash
 from companion.storage.store import Store, Writer
 
@@ -199,12 +199,12 @@ def _over(game: str, table: Table, rounds: Sequence[Round]) -> RuleError:
                      names=", ".join(won) if won else "nobody")
 
 
-def new_table(game: Any, players: Any, teams: Any = None, options: Any = None) -> Table:
-    """A checked table: names cleaned and different, the player count and teams by the game's own
-    rules, the options read with its ``SheetOptions``."""
+def new_table(game: Any, players: Any, teams: Any = None, options: Any = None, limit: int | None = NAME_LIMIT) -> Table:
+    """A checked table: names cleaned (within ``limit``; None for a sheet replayed from its log) and
+    different, the player count and teams by the game's own rules, the options read with its ``SheetOptions``."""
     require(isinstance(game, str) and game in GAMES, "Pick one of the games on the list.")
     require(isinstance(players, (list, tuple)) and len(players) <= 32, "List the players by name, in seating order.")
-    names = [clean_name(p) for p in players]
+    names = [clean_name(p, limit) for p in players]
     for i, name in enumerate(names):
         require(not any(same_name(name, other) for other in names[:i]),
                 "Two players are called %(name)s: tell them apart.", name=name)
@@ -220,7 +220,7 @@ def apply_entry(sheet: Sheet | None, body: Mapping[str, Any], code: str, seq: in
     if kind == "sheet":
         require(sheet is None, "This sheet already exists.")
         game: Any = body.get("game")  # new_table refuses anything but a game's name
-        table = new_table(game, body.get("players"), body.get("teams"), body.get("options"))
+        table = new_table(game, body.get("players"), body.get("teams"), body.get("options"), limit=None)
         return Sheet(code=code, game=game, table=table, editor=body["editor"], version=seq,
                      standings=_standings(game, table, ()))
     require(sheet is not None, "This sheet has not been set up.")
