@@ -31,7 +31,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.sweep]
 HOSTS = {"1280": (1280, 800), "1920": (1920, 1080)}
 LEAST = 24  # CSS px at 1920x1080: the waiting chips and Inkling's letters, read from three metres
 STAGE = 0.70
-NAME_LIMIT = 24  # graphemes: the longest name a join accepts (companion/rooms/names.py)
+NAME_LIMIT = 16  # graphemes: the longest name a join accepts (companion/rooms/names.py)
 
 # Long names of each language's letters (wide capitals, diacritics), cut to the longest a join
 # takes; distinct first names keep them distinct to the join's look-alike check.
@@ -431,14 +431,6 @@ STILL = {
              "and voters' names word by word), the reveal and the end by 270-660 px (the same places, voters' "
              "chips by name); the phone's settling (53-77 px), reveal and end (250-470 px of breakdown and "
              "podium) scroll",
-    "doodles": "7 names of 24 letters: the host scrolls at the vote (18-67 px: the gallery's two-line names) and at "
-               "the reveal, the scores and the end (40-370 px: the reveal's strip of doodles and its verdicts); "
-               "pl: the scores' column cuts 'Brzęczyszczyk' at 1280 (316 px in 307); the phone's ballot shows five "
-               "of six doodles (the sixth row's buttons at 796-926 px), and its reveal, scores and end scroll; it, "
-               "pl: the doodle phase's phone scrolls 19-31 px",
-    "inkling": "6 names of 24 letters: the phone's arranging, guessing, draw and review scroll 53-250 px (the folded "
-               "guess sheet's line names both neighbours; pl: it is cut, 366 px in 342); the end scrolls on the "
-               "host (340-540 px) and the phone",
     "rorschach": "8 names of 24 letters: the host's token table breaks each name over three lines and scrolls "
                  "(picking 70-185 px, reveal 85-205 px, end 310-460 px), its token cells cut (47 px in 37 at 1920); "
                  "the phone's waiting line lists the long names under the blots (the page 690-780 px taller), its "
