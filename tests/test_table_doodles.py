@@ -36,6 +36,16 @@ def text(page, selector):
     return " ".join(page.inner_text(selector).split())
 
 
+def reasons(page):
+    """Open the phone's reasons for its round's points, as a player taps them open (issue 32: they
+    are folded under the round's points so that the page fits the phone)."""
+    page.wait_for_selector(".dd-round")
+    fold = page.locator("details.dd-round:not([open]) > summary")
+    if fold.count():
+        fold.click()
+        page.wait_for_selector("details.dd-round[open]")
+
+
 def seats(room):
     return {p["name"]: p["seat"] for p in room.view()["players"]}
 
@@ -179,6 +189,7 @@ def test_doodles_on_paper_seven_players_two_rounds_to_a_tie_the_doodles_guessed_
     assert text(host, ".dd-now .dd-rule") == (
         "Everyone guessed Ann's word: +6 for Ann (a point per guess), and +1 for every voter.")
     assert host.locator(".dd-tile.current").inner_text().split()[1] == "Ann"
+    reasons(ann), reasons(benedetta)
     assert text(ann, ".dd-breakdown li") == f"+6 your doodle, {ann_word}: Benedetta, Cleo, Dan, Evangelina, Finn, Gus guessed it, a point each"
     assert text(benedetta, ".dd-breakdown li") == f"+1 you guessed Ann's word: {ann_word}"
 
@@ -299,6 +310,7 @@ def test_doodles_on_the_phones_with_a_typed_card_seven_players_to_a_shared_win(s
     reveal_to_the_end(screens, standing, "Right guesses", "Still tied, so they share the win.")
     # Every phone's own points of the round, reason by reason, add up to its round.
     for who, page in screens.phones.items():
+        reasons(page)
         lines = page.locator(".dd-breakdown li strong").all_inner_texts()
         assert len(lines) == 7 and sum(int(x) for x in lines) == standing.totals[who]
     room.act("host", "end")

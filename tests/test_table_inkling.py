@@ -247,6 +247,9 @@ def test_six_players_with_virtual_ink_spell_guess_draw_and_end_on_a_tie_the_gues
     # Each phone explains its own score, word by word and neighbour by neighbour.
     ben = screens.phones["Ben"]
     ben.wait_for_function("() => document.querySelector('.ik-mine .points').textContent.trim() === '6'")
+    for page in (ben, ann):  # each neighbour's words, folded under the total (issue 32): tapped open
+        page.locator("details.ik-mine > summary").click()
+        page.wait_for_selector("details.ik-mine[open] .ik-why li")
     ink_line = ben.locator(".ik-why", has_text="Ann").locator("li").nth(1).inner_text()
     assert f"{game.word('Ben', 3)} +3" in ink_line and f"{near} +3" in ink_line
     ann_why = ann.locator(".ik-why", has_text="Ben").inner_text()

@@ -114,9 +114,10 @@
   // A copy travels from its origin (or the table's edge) onto the element, which shows as it lands.
   function fly(item, delay) {
     var to = item.to;
-    // From the bottom edge: high enough that the copy, turned by up to 12 degrees, stays on the screen.
+    // Dealt from the table's edge: turned up to 12 degrees there, so raised by as much as that turn
+    // lowers its corner (a tenth of its width), or the copy would reach past the screen's foot.
     var from = item.from
-      || { left: window.innerWidth / 2 - to.width / 2, top: window.innerHeight - to.height - 0.1 * to.width, width: to.width, height: to.height };
+      || { left: window.innerWidth / 2 - to.width / 2, top: window.innerHeight - to.height - to.width / 10, width: to.width, height: to.height };
     var dx = from.left + from.width / 2 - (to.left + to.width / 2), dy = from.top + from.height / 2 - (to.top + to.height / 2);
     var copy = ghost(item);
     var turn = item.from ? 0 : (Math.random() * 24 - 12);
@@ -203,7 +204,9 @@
   }
   document.addEventListener("pointerdown", finish, true);
   document.addEventListener("keydown", finish, true);
-  window.addEventListener("resize", finish);  // the copies were laid out for the old size
+  // A screen resized during the moment (the window moved to the TV, a tablet turned): the copies'
+  // places are the old screen's, past the new one's edges; the moment ends there.
+  window.addEventListener("resize", finish);
 
   // The hourglass's sand: the share of the time left, from the seconds it shows.
   var shownSand = null;
