@@ -23,6 +23,7 @@ from companion.storage import open_store
 from companion.storage.private import private_folder
 from companion.web import api, assets, health, i18n, limits, night, openapi, pages, photos, presence, wifi
 from companion.web import blots, cards, handover, install, screens, tablet
+from companion.web import display
 from companion.web.direct import Direct
 from companion.web.layers import MAX_BODY, Layers
 from companion.web.routes import Routes
@@ -146,6 +147,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(screens.bp)
     app.register_blueprint(handover.bp)
     app.register_blueprint(install.bp)
+    app.register_blueprint(display.bp)
     limits.init_app(app)
     assets.init_app(app, static_files)
     blots.init_app(app, static_files)

@@ -17,7 +17,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from tests.browser import Shots
-from tests.test_accessibility import NARROW_PHONE, Room, assert_accessible, dixit_round_to_reveal
+from tests.test_accessibility import NARROW_PHONE, TABLET, Room, assert_accessible, axe_source, dixit_round_to_reveal
 
 pytestmark = pytest.mark.browser
 
@@ -100,13 +100,19 @@ def test_without_the_safe_palette_the_marks_are_colours_alone(server, browser):
 
 # ---------------------------------------------------------------- chosen in the page, kept on the device
 
+def open_display(phone) -> None:
+    """Open a phone's display dialog: its button is in the language menu of the top bar."""
+    phone.locator(".phone-lang > summary").click()
+    phone.get_by_role("button", name="Display on this device").click()
+
+
 def test_a_setting_chosen_on_a_phone_is_kept_across_a_reload_and_only_on_that_device(server, browser):
     shot = Shots()
     room = Room(server)
     phone = room.open_phone(browser, "Ann")
     assert shown(phone) == {"text": None, "contrast": None, "palette": None, "styled": False}
     size = phone.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
-    phone.get_by_role("button", name="Display on this device").click()
+    open_display(phone)
     dialog = phone.get_by_role("dialog", name="Display on this device")
     dialog.get_by_label("200%").check()
     dialog.get_by_label("High").check()
@@ -118,7 +124,7 @@ def test_a_setting_chosen_on_a_phone_is_kept_across_a_reload_and_only_on_that_de
     phone.wait_for_selector("#live [data-version]")
     assert shown(phone) == {"text": "200", "contrast": "high", "palette": "safe", "styled": True}
     assert phone.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") == 2 * size
-    phone.get_by_role("button", name="Display on this device").click()
+    open_display(phone)
     assert dialog.get_by_label("200%").is_checked() and dialog.get_by_label("High").is_checked()
     shot(phone, "prefs-phone-lobby-200-high-safe")
     # The server keeps nothing: another device (the host screen) shows the default look.
@@ -171,7 +177,7 @@ def test_the_settings_are_on_the_page_before_its_first_paint(server, browser):
 # ---------------------------------------------------------------- axe at 200 % on a 360 px phone
 
 class BigRoom(Room):
-    """Phones opened at 200 % text (and ``prefs``), 360 px wide."""
+    """Phones opened with these display settings (200 % text unless told), 360 px wide."""
 
     prefs = {"text": "200"}
 
@@ -182,7 +188,7 @@ class BigRoom(Room):
         page = ctx.new_page()
         page.goto(f"{self.server.url}/p/{self.code}")
         page.wait_for_selector("#live [data-version]")
-        assert shown(page)["text"] == "200"
+        assert shown(page)["styled"]  # the settings applied
         return page
 
 
@@ -234,7 +240,7 @@ def test_the_join_page_and_the_lobby_pass_axe_at_200_percent_text(server, browse
     big.prefs = {"text": "200", **extra}
     phone = big.open_phone(browser, "Ann")
     check_big(phone, "the Dixit lobby", shot, f"prefs-200-{contrast}-lobby")
-    phone.get_by_role("button", name="Display on this device").click()
+    open_display(phone)
     assert_accessible(phone, "the display dialog at 200 % text")
     shot(phone, f"prefs-200-{contrast}-dialog")
 
@@ -287,3 +293,33 @@ def test_a_reveal_and_its_scores_are_said_in_the_pages_language(server, browser,
     # Not said again on the next poll of the same reveal, and not by a page opened on it.
     late = room.open_phone(browser, "Cat")
     assert late.locator("#announce").inner_text() == ""
+
+
+# ---------------------------------------------------------------- high contrast: WCAG AA everywhere
+
+def contrast_failures(page) -> list[dict]:
+    """axe's color-contrast rule (WCAG AA: 4.5:1, 3:1 for large text) on the page as it is now, every impact."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(content=axe_source())
+    found = page.evaluate("() => axe.run(document, {runOnly: ['color-contrast']})")
+    return [{"html": n["html"][:120], "summary": n.get("failureSummary", "")[:200]}
+            for v in found["violations"] for n in v["nodes"]]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_high_contrast_meets_wcag_aa_on_the_host_and_a_phone_in_each_game(server, browser, game):
+    shot = Shots()
+    room = BigRoom(server, game)
+    room.prefs = {"text": "100", "contrast": "high", "palette": "safe"}
+    room.act("host", "start")
+    context = browser.new_context(**TABLET)
+    with_display(context, contrast="high", palette="safe")
+    host = context.new_page()
+    host.goto(server.url + room.host_path)
+    host.wait_for_selector("#live [data-version]")
+    assert shown(host)["contrast"] == "high"
+    phone = room.open_phone(browser, "Ben")
+    for page, where in ((host, "host"), (phone, "phone")):
+        shot(page, f"prefs-high-{game}-{where}")
+        failures = contrast_failures(page)
+        assert not failures, f"{game} {where} in high contrast:\n" + "\n".join(map(str, failures))

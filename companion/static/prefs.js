@@ -8,7 +8,9 @@
   var CHOICES = { text: ["100", "125", "150", "200"], contrast: ["normal", "high"], palette: ["standard", "safe"] };
 
   function read() {
-    try { return JSON.parse(localStorage.getItem(KEY) || "{}") || {}; } catch (e) { return {}; }
+    var kept = null;
+    try { kept = JSON.parse(localStorage.getItem(KEY) || "{}"); } catch (e) { /* unreadable: the default */ }
+    return kept && typeof kept === "object" ? kept : {};
   }
 
   function styles() {
@@ -38,6 +40,25 @@
       input.checked = input.value === chosen;
     });
   }
+
+  // A phone's page fetches the dialog as its button ([data-prefs-from], the dialog's address) is
+  // first tapped (companion/web/display.py: not in every page); the host page has it inline.
+  document.addEventListener("click", function (event) {
+    var opener = event.target.closest && event.target.closest("[data-prefs-from]");
+    if (!opener) return;
+    var dialog = document.getElementById("ask-prefs");
+    if (dialog) { dialog.showModal(); return; }
+    fetch(opener.dataset.prefsFrom, { credentials: "same-origin" }).then(function (r) {
+      if (!r.ok) throw new Error("status " + r.status);
+      return r.text();
+    }).then(function (html) {
+      if (!document.getElementById("ask-prefs")) document.body.insertAdjacentHTML("beforeend", html);
+      show(read());
+      document.getElementById("ask-prefs").showModal();
+    }).catch(function () {
+      if (window.Companion) window.Companion.say(window.Companion.message("offline", "The table's server cannot be reached."));
+    });
+  });
 
   apply(read());
   document.addEventListener("DOMContentLoaded", function () { show(read()); });
