@@ -24,7 +24,7 @@ from companion.scoresheet import scoring_api as scoring
 from companion.storage import open_store
 from companion.storage.private import private_folder
 from companion.web import api, assets, health, i18n, limits, night, openapi, pages, photos, presence, wifi
-from companion.web import blots, cards, handover, hosting, install, kit, screens, tablet, watch
+from companion.web import blots, cards, display, handover, hosting, install, kit, screens, tablet, watch
 from companion.web.direct import Direct
 from companion.web.layers import MAX_BODY, Layers
 from companion.web.routes import Routes
@@ -155,6 +155,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(install.bp)
     app.register_blueprint(group_pages.bp)
     app.register_blueprint(watch.bp)
+    app.register_blueprint(display.bp)
     watch.init_app(app, limits.init_app(app))
     assets.init_app(app, static_files)
     blots.init_app(app, static_files)

@@ -1023,6 +1023,7 @@ Slot = Literal[
     "score_round",       # the score sheet: the fields of one round's form
     "score_summary",     # the score sheet: what a round scored, above its form
     "score_board",       # the score sheet: the board of rounds and totals
+    "announce",          # what a screen reader says as a reveal arrives, before the scores (plain text)
 ]
 
 

@@ -962,6 +962,7 @@ SCREENS = Screens(
         "blurb": "blurb.html", "how_to_play": "how_to_play.html", "host": "host.html", "phone": "phone.html",
         "score_setup_note": "score_setup_note.html", "score_round": "score_round.html",
         "score_summary": "score_summary.html", "score_board": "score_board.html",
+        "announce": "announce.html",
     },
     parts=("words.html",), styles=("dixit.css",), score_styles=("score.css",),
 )

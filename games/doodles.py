@@ -1385,6 +1385,7 @@ SCREENS = Screens(
         "blurb": "blurb.html", "how_to_play": "how_to_play.html", "lobby": "lobby.html", "host": "host.html",
         "phone": "phone.html", "closed_podium": "closed_podium.html", "score_options": "score_options.html",
         "score_round": "score_round.html", "score_summary": "score_summary.html", "score_board": "score_board.html",
+        "announce": "announce.html",
     },
     parts=("figures.html", "tie_break.html", "tie_rule.html"),
     scripts=("doodles.js",), styles=("doodles.css",), score_styles=("score.css",),

@@ -246,7 +246,13 @@ def test_through_the_real_server_a_phone_page_with_its_blots_is_a_small_download
             blots.append(len(data))
         else:
             code += len(data)
-    assert code < 30_000, code
+    # Issue 35's display settings on every phone page (larger text, contrast, colours): prefs.js in
+    # the head (1.4 KB: it must run before the first paint; it fetches the dialog on the first tap,
+    # so the page carries only its button, 0.3 KB), the dialog's rules in app.css and the reveal's
+    # announcements in app.js (0.4 KB) took 29,532 bytes to 31,579, measured: the budget rises by
+    # those 2,047 bytes. What a setting changes (prefs.css, 2.2 KB) is linked only once a phone
+    # chooses one, and is not in this count.
+    assert code < 32_050, code
     assert len(blots) == 3 and max(blots) < 5_000, blots
 
 

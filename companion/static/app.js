@@ -125,6 +125,7 @@
       window.scrollTo(0, 0);
       announce(live.querySelector("h1, h2, .phase-title, .ask"));
     }
+    news();
     restoreFocus(focused);
     var go = live.querySelector("[data-go]");  // this phone became the host screen
     if (go) location.assign(go.href);
@@ -176,6 +177,20 @@
   var status = document.getElementById("announce");
   function announce(heading) {
     if (status && heading) status.textContent = heading.textContent.replace(/\s+/g, " ").trim();
+  }
+
+  // A reveal and its scores, said once as they arrive (templates/announce_live.html: the fragment's
+  // hidden [data-announce], in the page's language): said when its text changes, after the new
+  // phase's title, which it replaces; the one the page opened with is not said again.
+  function newsText() {
+    var el = live && live.querySelector("[data-announce]");
+    return el ? el.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+  var newsSaid = newsText();
+  function news() {
+    var text = newsText();
+    if (text && text !== newsSaid) announce({ textContent: text });
+    newsSaid = text;
   }
 
   function currentVersion() {

@@ -37,6 +37,7 @@ SHARED: dict[Slot, str] = {
     "score_round": "score/round_fields.html",
     "score_summary": EMPTY,
     "score_board": "score/board.html",
+    "announce": EMPTY,  # the scores alone (templates/announce_live.html)
 }
 assert set(SHARED) == set(typing.get_args(Slot)), "every slot needs its shared template"
 
