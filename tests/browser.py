@@ -71,7 +71,7 @@ def open_table(browser, server, title, names, prompts=None):
     host = answers(browser.new_context(**HOST).new_page(), prompts)
     host.goto(server.url + "/")
     host.get_by_role("button", name=f"Open a table for {title}").click()
-    host.wait_for_selector(".qr-box img")
+    host.wait_for_selector(".qr-box > img")
     code = host.inner_text(".qr-box .code").strip()
     phones = {}
     for name in names:

@@ -19,9 +19,9 @@ def test_a_host_and_four_phones_play_a_dixit_round_to_the_reveal(server, browser
     host = browser.new_context(**HOST).new_page()
     host.goto(server.url + "/")
     host.get_by_role("button", name="Open a table for Dixit").click()
-    host.wait_for_selector(".qr-box img")
+    host.wait_for_selector(".qr-box > img")
     code = host.inner_text(".qr-box .code").strip()
-    assert host.locator(".qr-box img").evaluate("img => img.naturalWidth") > 100  # the QR code loads
+    assert host.locator(".qr-box > img").evaluate("img => img.naturalWidth") > 100  # the QR code loads
     assert f"/j/{code}" in host.inner_text(".qr-box .url")
     shot(host, "host-1-lobby")
 
@@ -91,7 +91,7 @@ def test_the_host_page_holds_its_poll_and_it_is_answered_with_a_join(server, bro
     with host.expect_request(lambda r: "/live" in r.url) as first:
         host.get_by_role("button", name="Open a table for Dixit").click()
     held = first.value
-    host.wait_for_selector(".qr-box img")
+    host.wait_for_selector(".qr-box > img")
     code = host.inner_text(".qr-box .code").strip()
     wait_until(lambda: server.received(f"GET /host/{code}/live"), what=lambda: "the server to read the poll:\n"
                + server.log.read_text())
@@ -114,7 +114,7 @@ def test_a_lobby_option_shows_its_whole_choice_and_a_new_one_at_once(server, bro
     host = browser.new_context(**HOST).new_page()
     host.goto(server.url + "/")
     host.get_by_role("button", name="Open a table for Dixit").click()
-    host.wait_for_selector(".qr-box img")
+    host.wait_for_selector(".qr-box > img")
     face = host.locator("form[data-options] [name=bonus] + .select-shown > span")
     assert face.inner_text() == "In every round (as most editions print it)"
     assert face.evaluate("el => el.scrollHeight <= el.clientHeight")  # whole: nothing clipped

@@ -15,7 +15,7 @@ def test_a_dixit_round_with_the_room_in_polish_and_one_phone_in_italian(server, 
     host = browser.new_context(**HOST).new_page()
     host.goto(server.url + "/")
     host.get_by_role("button", name="Open a table for Dixit").click()
-    host.wait_for_selector(".qr-box img")
+    host.wait_for_selector(".qr-box > img")
     code = host.inner_text(".qr-box .code").strip()
     host.click("#pop-language summary")  # the table's language, in the host bar
     host.get_by_role("button", name="Polski").click()

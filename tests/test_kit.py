@@ -135,11 +135,10 @@ def test_nothing_dealt_shows_on_the_kit(client, table):
     for path, page in before.items():
         after = client.get(f"/host/{t.code}/kit{path}", headers=t.headers("host")).get_data(as_text=True)
         assert after == page, path
-    words = [clue["word"] for clue in t.view("Ann")["you"]["clue_card"]]
-    assert len(words) == 6
-    for path in ("/card", "/sheet"):
-        page = before[path]
-        assert not any(re.search(rf"\b{re.escape(word)}\b", page) for word in words), path
+    # The deal happened (Ann holds her clue card), and every page is as it was before it: nothing
+    # of it shows. (Looking for the dealt words in the pages instead found "table" or "phone" in
+    # the card's own sentences now and then.)
+    assert len(t.view("Ann")["you"]["clue_card"]) == 6
 
 
 def test_the_host_reaches_the_kit_from_the_lobby_and_from_more(client, table):

@@ -16,7 +16,8 @@ import pytest
 import zxingcpp
 
 from games import GAMES
-from games.base import NAME_CHARS, read_options
+from games.base import read_options
+from companion.rooms.names import NAME_LIMIT
 from tests.browser import HOST, Shots
 from tests.table import Room, overflow
 
@@ -140,7 +141,7 @@ def test_the_score_sheet_of_the_largest_table_with_the_longest_names_prints_on_o
     shot = Shots()
     engine = GAMES[game]
     most = engine.player_range(read_options(engine.Options, {}))[1]
-    names = [f"{chr(65 + n)}{'ąwmWź' * 5}"[:NAME_CHARS] for n in range(most)]
+    names = [f"{chr(65 + n)}{'ąwmWź' * 5}"[:NAME_LIMIT] for n in range(most)]
     room = Room(server, game, players=names)
     host = room.open_host(browser, HOST)
     host.goto(f"{server.url}/host/{room.code}/kit/sheet")

@@ -35,6 +35,17 @@
     say.t = setTimeout(function () { toast.className = "toast"; }, 5000);
   }
 
+  // The foot's line that says who hosts gives way to the phase's own screen: shown where the page
+  // fits with it, hidden where it would make the page scroll (a phone built around its one action).
+  function foot() {
+    var line = live && live.querySelector(".hosted-foot");
+    if (!line) return;
+    line.hidden = false;
+    line.hidden = document.documentElement.scrollHeight > window.innerHeight;
+  }
+  foot();
+  window.addEventListener("resize", foot);
+
   function schedule(ms) {
     clearTimeout(timer);
     if (document.visibilityState === "hidden") return;
@@ -126,6 +137,7 @@
       announce(live.querySelector("h1, h2, .phase-title, .ask"));
     }
     news();
+    foot();
     restoreFocus(focused);
     var go = live.querySelector("[data-go]");  // this phone became the host screen
     if (go) location.assign(go.href);
