@@ -127,7 +127,11 @@ CHIP_HEIGHTS = """s => Array.from(document.querySelectorAll(s))
     .filter(el => el.offsetParent !== null && el.textContent.trim())
     .map(el => parseFloat(getComputedStyle(el).fontSize))"""
 
-SETTLED = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+# Two frames, and a reveal's animation played out (tokens flying, markers dealt: each finite
+# animation's end): the screen measured is the one the table then reads.
+SETTLED = """() => Promise.all(document.getAnimations()
+    .filter(a => a.effect && a.effect.getComputedTiming().endTime !== Infinity).map(a => a.finished.catch(() => null)))
+  .then(() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done))))"""
 
 
 class Sweep:
@@ -424,20 +428,8 @@ def sweep_browser():
         browser.close()
 
 
-# What the sweep still finds with names of 16 letters at the largest tables (issue 32, left for the
-# next session; each case fails on today's build, strict: a fix makes its case pass and must lift it).
-STILL = {
-    "rorschach-teams": "16 names of 16 letters: every phone phase scrolls (the matching by 190-225 px, 'Place "
-                       "my markers' at the fold under the test subject's pad; the scored one by 240-270 px: the "
-                       "result, the round's points and the table's four images, open); it, pl: the host's markers' "
-                       "words cut ('segnalino: B «spaventapasseri»' 216 px in 167 at 1280); pl: the side panel cut "
-                       "(478 px in 456, the teams' member lists); it: the bar overflows at the end (1330 px in 1280)",
-}
-
-
 @pytest.mark.parametrize("language", ["en", "it", "pl"])
-@pytest.mark.parametrize("game", [pytest.param(game, marks=pytest.mark.xfail(strict=True, reason=STILL[game]))
-                                  if game in STILL else game for game in GAMES])
+@pytest.mark.parametrize("game", GAMES)
 def test_every_phase_fits_the_room(sweep_server, sweep_browser, game, language):
     engine, play, options = GAMES[game]
     sweep = Sweep(sweep_server, sweep_browser, game, engine, language, options(language))

@@ -144,9 +144,11 @@ def test_a_whole_game_of_sixteen_with_virtual_cards_on_every_screen(server, brow
 
         walk.round("r1", (1, "A"), "B", second=(2, "B"), checks={"second_guess": r1_second_guess,
                                                                    "scored": r1_scored})
-        # "face down" once on each tile: the hidden image's tile (test team) or its line (control team).
+        # "face down" once on each tile: the hidden image's tile (test team) or its line (control team),
+        # in "On the table", folded under the round's result (its text, not what is drawn).
         for name in PHONES:
-            tile = text(walk.phone(name), ".rt-images [data-image='4']")
+            assert walk.phone(name).locator("details.rt-on-table:not([open])").count() == 1, name
+            tile = " ".join(walk.phone(name).locator(".rt-images [data-image='4']").first.text_content().split())
             assert tile.count("face down") == 1, (name, tile)
         walk.next_round()
 

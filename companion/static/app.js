@@ -37,11 +37,15 @@
 
   // The foot's line that says who hosts gives way to the phase's own screen: shown where the page
   // fits with it, hidden where it would make the page scroll (a phone built around its one action).
+  // The lines at a phone page's foot (who hosts, whose turn the tablet plays) give way, the last
+  // first, where they would make the page scroll: its one action stays in view.
   function foot() {
-    var line = live && live.querySelector(".hosted-foot");
-    if (!line) return;
-    line.hidden = false;
-    line.hidden = document.documentElement.scrollHeight > window.innerHeight;
+    var lines = live ? live.querySelectorAll(".hosted-foot, .tablet-seats") : [];
+    var k;
+    for (k = 0; k < lines.length; k++) lines[k].hidden = false;
+    for (k = lines.length - 1; k >= 0 && document.documentElement.scrollHeight > window.innerHeight; k--) {
+      lines[k].hidden = true;
+    }
   }
   foot();
   window.addEventListener("resize", foot);
