@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.web import assets
 from games import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -165,9 +166,10 @@ def _check_asset(client, url, game=None):
     elif url.endswith(".js"):
         assert kind in ("text/javascript", "application/javascript"), (url, kind)
     if game is not None:
-        assert response.data == (TEMPLATES / "games" / game / "static" / url.rsplit("/", 1)[1]).read_bytes()
+        written = (TEMPLATES / "games" / game / "static" / url.rsplit("/", 1)[1]).read_bytes()
     else:
-        assert response.data == (STATIC / url.split("/static/", 1)[1]).read_bytes()
+        written = (STATIC / url.split("/static/", 1)[1]).read_bytes()
+    assert response.data == assets.minified(url, written), url
     response.close()
 
 

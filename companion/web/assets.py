@@ -27,6 +27,12 @@ A restart with the same files reuses the folder; a worker that starts on new fil
 folder of its own and renames it into place, so no worker sees half a build; another release's
 folder is removed once it has been unused for a day. gzip only: brotli at its best level took 0.4 s
 for these files at every start on a new instance folder (every test makes one) for 4 KB less in all.
+
+The served styles and scripts are minified as they are built (:func:`minified`: rCSSmin and rJSmin,
+comments and spaces out, no name changed): our files are written to be read, with the why of a rule
+beside it, and a phone paid for those sentences on every first load (8.4 KB of a four-player round's
+26.9 KB gzipped). The fingerprint is of the minified bytes; the plain names serve the files as
+written, for whoever reads them.
 """
 
 from __future__ import annotations
@@ -40,15 +46,29 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
 from flask import Flask
+import rcssmin
+import rjsmin
 from whitenoise import WhiteNoise
 from whitenoise.compress import Compressor
 
 from games import GAMES
 
-FORMAT = "1"  # bump when the layout of a build changes, so an old build is not taken for a new one
+FORMAT = "2"  # bump when the layout of a build changes, so an old build is not taken for a new one
 SHORT = 60  # seconds a plain (unfingerprinted) name may be cached
 STALE = 24 * 3600  # seconds after which another release's build is removed
 GAME_ASSET = "pages.game_asset"  # the route of a game's own files (web/pages.py)
+
+
+def minified(name: str, data: bytes) -> bytes:
+    """``data`` as served under its fingerprinted name: a style sheet or a script without its
+    comments and spaces (a vendored ``.min.js`` and every other file as it is)."""
+    if name.endswith(".min.js"):
+        return data
+    if name.endswith(".css"):
+        return rcssmin.cssmin(data.decode("utf-8")).encode("utf-8")
+    if name.endswith(".js"):
+        return rjsmin.jsmin(data.decode("utf-8")).encode("utf-8")
+    return data
 
 
 def fingerprinted(name: str, data: bytes) -> str:
@@ -94,7 +114,7 @@ def init_app(app: Flask, static: StaticFiles) -> None:
     urls = app.url_map.bind("")
     files = {}
     for endpoint, values, name, path in _sources(app):
-        data = path.read_bytes()
+        data = minified(name, path.read_bytes())
         hashed = fingerprinted(name, data)
         files[urls.build(endpoint, {**values, "filename": hashed})] = data
         static.names[_key(endpoint, {**values, "filename": name})] = hashed
