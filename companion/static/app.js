@@ -35,8 +35,6 @@
     say.t = setTimeout(function () { toast.className = "toast"; }, 5000);
   }
 
-  // The foot's line that says who hosts gives way to the phase's own screen: shown where the page
-  // fits with it, hidden where it would make the page scroll (a phone built around its one action).
   // The lines at a phone page's foot (who hosts, whose turn the tablet plays) give way, the last
   // first, where they would make the page scroll: its one action stays in view.
   function foot() {
