@@ -21,6 +21,7 @@ import io
 import pytest
 import requests
 
+from companion.live.presence import HERE_GRACE, HOST_POLL_SECONDS
 from tests import table
 from tests.browser import PHONE, Shots, open_table
 from tests.evening import Evening, dixit_to_the_end, doodles_reveal_all, doodles_votes, \
@@ -33,6 +34,10 @@ pytestmark = pytest.mark.browser
 PHONES = ("Ann", "Ben", "Cleo", "Dan")
 EVERYONE = (*PHONES, "Fay")
 KEPT_OPEN = ("Ben", "Cleo")  # the phones the walk looks at; Ann's and Dan's play through the API
+# How long a phone that closes without a word may still count as here (its last held poll, the
+# grace after it, the host's presence poll), with room for a loaded machine: a deadline, not a wait.
+POLL_WAIT = 20  # the server's default hold of a phone's poll (companion/__init__.py), which tests/server.py keeps
+SILENT_GONE_MS = int((POLL_WAIT + HERE_GRACE + HOST_POLL_SECONDS + 15) * 1000)
 
 
 def cookie(page, name):
@@ -92,7 +97,9 @@ def test_an_evening_of_dixit_doodles_and_inkling_at_one_table(server, browser):
         cleo = screens.phones.pop("Cleo")
         cleo.context.close()  # the phone's battery dies
         cleo_seat = next(p["seat"] for p in room.view()["players"] if p["name"] == "Cleo")
-        host.wait_for_selector(f".presence-seat.offline[data-presence-seat='{cleo_seat}']")
+        # A battery that dies may say nothing (its page's beacon is not sent): the phone is offline
+        # once its last poll's evidence runs out, and the host's next presence poll shows it.
+        host.wait_for_selector(f".presence-seat.offline[data-presence-seat='{cleo_seat}']", timeout=SILENT_GONE_MS)
         assert room.view()["players"][2]["connected"] is False
         walk.check("dixit-cleo-offline")
         # Cleo borrows no phone: hers comes back, opens the table again, and is in her seat.
