@@ -8,9 +8,17 @@ from pathlib import Path
 
 import pytest
 
+from companion.live.presence import HERE_GRACE, HOST_POLL_SECONDS
+
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 HOST = {"viewport": {"width": 1280, "height": 800}}
+# How long a phone whose page closes without a word (no beacon: a battery that dies, or a closing
+# page whose beacon is not sent) may still count as here: its last poll held for the server's
+# default POLL_WAIT (20 s, which tests/server.py keeps), the HERE_GRACE after it, and the host's
+# next presence poll (companion/live/presence.py), with room for a loaded machine. A deadline to
+# wait for "offline" with, not a wait: with the beacon it shows within seconds.
+SILENT_GONE_MS = int((20 + HERE_GRACE + HOST_POLL_SECONDS + 15) * 1000)
 
 
 def launch(playwright):

@@ -21,9 +21,8 @@ import io
 import pytest
 import requests
 
-from companion.live.presence import HERE_GRACE, HOST_POLL_SECONDS
 from tests import table
-from tests.browser import PHONE, Shots, open_table
+from tests.browser import PHONE, SILENT_GONE_MS, Shots, open_table
 from tests.evening import Evening, dixit_to_the_end, doodles_reveal_all, doodles_votes, \
     inkling_to_the_end, jpeg
 from tests.table import Screens, text, wait_for_version
@@ -34,10 +33,6 @@ pytestmark = pytest.mark.browser
 PHONES = ("Ann", "Ben", "Cleo", "Dan")
 EVERYONE = (*PHONES, "Fay")
 KEPT_OPEN = ("Ben", "Cleo")  # the phones the walk looks at; Ann's and Dan's play through the API
-# How long a phone that closes without a word may still count as here (its last held poll, the
-# grace after it, the host's presence poll), with room for a loaded machine: a deadline, not a wait.
-POLL_WAIT = 20  # the server's default hold of a phone's poll (companion/__init__.py), which tests/server.py keeps
-SILENT_GONE_MS = int((POLL_WAIT + HERE_GRACE + HOST_POLL_SECONDS + 15) * 1000)
 
 
 def cookie(page, name):

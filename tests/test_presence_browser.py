@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.browser import Shots
+from tests.browser import SILENT_GONE_MS, Shots
 from tests.table import Room, Screens, Walk, text
 
 pytestmark = pytest.mark.browser
@@ -27,7 +27,7 @@ def marked(page, seat: int, offline: bool) -> None:
     """Until the host's corner shows ``seat``'s phone as offline (or connected)."""
     page.wait_for_function(
         "([seat, off]) => { const el = document.querySelector(`.presence-seats [data-presence-seat=\"${seat}\"]`);"
-        " return !!el && el.classList.contains('offline') === off; }", arg=[seat, offline], timeout=20000)
+        " return !!el && el.classList.contains('offline') === off; }", arg=[seat, offline], timeout=SILENT_GONE_MS)
 
 
 def test_a_phone_that_closes_is_marked_offline_and_can_be_skipped_this_round(server, browser):
