@@ -138,6 +138,38 @@ def test_a_setting_chosen_on_a_phone_is_kept_across_a_reload_and_only_on_that_de
     assert shown(phone)["text"] is None and shown(phone)["contrast"] == "high"
 
 
+def test_a_watcher_and_the_score_only_helper_choose_their_display_too(server, browser):
+    """Every phone (issue 35): a watcher's, in its language menu as a player's; the device that keeps
+    a score-only sheet, by the "Aa" of its top bar; kept on that device from page to page."""
+    from tests.browser import PHONE
+
+    shot = Shots()
+    room = Room(server)
+    watcher = browser.new_context(**PHONE).new_page()
+    watcher.goto(f"{server.url}/w/{room.code}")
+    watcher.wait_for_selector("#live [data-phase='lobby']")
+    open_display(watcher)
+    watcher.get_by_role("dialog", name="Display on this device").get_by_label("150%").check()
+    assert shown(watcher)["text"] == "150"
+    shot(watcher, "prefs-watch-150")
+
+    helper = browser.new_context(**PHONE).new_page()
+    helper.goto(f"{server.url}/score/new/dixit")
+    for field, name in zip(helper.locator("input[name=name]").all(), ("Ann", "Ben", "Cat")):
+        field.fill(name)
+    helper.locator("form .primary").last.click()
+    helper.wait_for_url("**/score/*")
+    helper.get_by_role("button", name="Display on this device").click()
+    dialog = helper.get_by_role("dialog", name="Display on this device")
+    dialog.get_by_label("High").check()
+    dialog.get_by_label("125%").check()
+    shot(helper, "prefs-score-dialog")
+    dialog.get_by_role("button", name="Close").click()
+    helper.goto(f"{server.url}/score")
+    assert shown(helper) == {"text": "125", "contrast": "high", "palette": None, "styled": True}
+    assert shown(watcher)["contrast"] is None  # another device: its own choice
+
+
 def test_the_host_chooses_its_display_from_the_more_menu(server, browser):
     shot = Shots()
     room = Room(server)
