@@ -176,8 +176,10 @@ def test_an_open_phone_whose_polls_the_server_answers_late_is_never_shown_offlin
         assert host.evaluate("window.__marked") == [], "Ann's open phone was shown offline on the host"
         assert "finding their card…" in chip.inner_text()
 
-        # Her phone closes (pagehide: the beacon): away at once on her own chip, not yet offered...
-        phone.context.close()
+        # Her page closes (pagehide: the beacon): away at once on her own chip, not yet offered. The
+        # page is closed, not its browser context, whose teardown may cancel a beacon in flight
+        # (a phone's browser outlives a closed tab; a phone that says nothing is the evening's case).
+        phone.close()
         host.wait_for_function(f"() => document.querySelector(\"[data-presence-seat='{ann}'].away\")", timeout=15_000)
         assert chip.locator(".presence-state").inner_text() == "away"
         Shots()(host, "presence-ann-away-chip")
@@ -189,5 +191,6 @@ def test_an_open_phone_whose_polls_the_server_answers_late_is_never_shown_offlin
         assert "finding their card…" not in chip.inner_text()
         assert offer.get_by_role("button", name="Play Ann's seat on the host screen").is_visible()
         Shots()(host, "presence-ann-offline-chip")
+        phone.context.close()
     finally:
         server.stop()
