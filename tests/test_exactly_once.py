@@ -180,3 +180,29 @@ def test_a_photo_sent_twice_is_kept_once_and_one_from_a_step_left_is_dropped(tab
     refused = photo("ann-photo-0002", shown)
     assert refused.status_code == 409 and refused.get_json()["error"].startswith("While your phone was offline")
     assert t.view("host")["version"] == version
+
+
+def test_a_photo_sent_again_for_a_slot_not_the_senders_is_refused_before_it_is_decoded(table, monkeypatch):
+    """Sent again or not, a photo the room's own rule refuses (another seat's slot, a step not yet
+    come) is refused before the image is read; one the room already has is answered without it."""
+    from companion.photos import images
+
+    t = table("dixit")
+    shown = t.view("Ann")["version"]
+    read = []
+    check = images.check_photo
+    monkeypatch.setattr(images, "check_photo", lambda data: (read.append(data), check(data))[1])
+
+    def photo(slot, key, acted_on=shown):
+        return t.client.post(f"/api/v1/rooms/{t.code}/photos/{slot}", data=jpeg(),
+                             headers={**t.headers("Ann"), "Content-Type": "image/jpeg", "Idempotency-Key": key,
+                                      "X-Companion-Acted-On": str(acted_on)})
+
+    version = t.view("host")["version"]
+    for slot, key in (("card:1:2", "ann-photo-0101"), ("card:9:1", "ann-photo-0102"), ("NOT-A-SLOT", "ann-photo-0103")):
+        refused = photo(slot, key)
+        assert refused.status_code == 400 and refused.get_json()["error"], refused.get_json()
+    assert read == [] and t.view("host")["version"] == version
+    assert photo("table:1", "ann-photo-0104").status_code == 200 and len(read) == 1
+    assert photo("table:1", "ann-photo-0104").status_code == 200  # the first answer again
+    assert t.view("host")["version"] == version + 1

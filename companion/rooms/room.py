@@ -848,6 +848,11 @@ def move_digest(entry: dict) -> str:
     return hashlib.sha256(json.dumps(said, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
 
 
+def made_already(room: Room, actor, move_id: str | None) -> bool:
+    """Whether ``actor`` made a move under ``move_id`` in this room (what it said aside)."""
+    return move_id is not None and any(made == move_id for made, _ in room.recent_moves.get(actor, ()))
+
+
 def repeated(room: Room, entry: dict) -> bool:
     """Whether the entry's actor already made this move (its ``move_id``) in this room: its page
     sent it again (a lost answer, a double tap). An id already used for another move is refused:

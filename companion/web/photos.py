@@ -24,7 +24,7 @@ from games.base import HOST, RuleError
 
 from companion.photos import images
 from companion.photos import service as photos
-from companion.rooms.room import apply_entry, token_hash
+from companion.rooms.room import apply_entry, made_already, moved_on, token_hash
 from companion.rooms.service import MovedOn, NotSeated
 from companion.web import api, identity
 
@@ -61,9 +61,11 @@ def take(code, slot):
     # on: the same photo is recorded once, and never into a step the table has left since.
     move_id, acted_on = api.sent_again(request.environ)
     # The room's own rule, before the image is read: a slot that is not the sender's to take now
-    # costs no decoding. (The placeholder digest only fills the entry's field.)
+    # costs no decoding. (The placeholder digest only fills the entry's field.) A photo sent again
+    # that the room already has (its move id), or whose step the table has left, is the write
+    # job's to answer (the first answer, or "the table moved on"), as for any move sent again.
     entry = {"type": "photo", "slot": slot, "digest": "0" * 64, "by": who, **({} if seat is None else {"seat": seat})}
-    if acted_on is None:  # sent again, it may be made already: the write job's checks say which
+    if not made_already(room, entry["by"], move_id) and not moved_on(room, acted_on):
         apply_entry(room, entry, time.time())
     room, who = photos.take(rooms(), code, hashed, slot, _upload(), seat, move_id=move_id, acted_on=acted_on)
     body = api.view_body(rooms(), room, who if seat is None else seat)
