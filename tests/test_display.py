@@ -43,7 +43,8 @@ def test_a_phone_page_links_the_dialog_in_its_language_and_the_host_page_has_it(
 
 def test_a_watchers_page_and_the_score_only_pages_link_the_dialog_too(app, client, table):
     """Issue 35 asks for the setting on every phone: a watcher's, and the device that keeps a
-    score-only sheet (its top bar's "Aa", named for screen readers), set before the first paint."""
+    score-only sheet (in its top bar's menu, with the languages by name, as a phone's), set before
+    the first paint."""
     t = table(game="dixit", players=PLAYERS, start=False)
     watch = app.test_client().get(f"/w/{t.code}").get_data(as_text=True)
     start = client.get("/score").get_data(as_text=True)
@@ -51,10 +52,12 @@ def test_a_watchers_page_and_the_score_only_pages_link_the_dialog_too(app, clien
     made = client.post("/score/new/dixit", data={"name": list(PLAYERS)})
     assert made.status_code == 303
     sheet = client.get(made.headers["Location"]).get_data(as_text=True)
-    assert 'data-prefs-from="/display?lang=en"' in watch
-    for page in (start, new, sheet):
-        button = re.search(r'<button[^>]*data-prefs-from="/display\?lang=en"[^>]*>(.*?)</button>', page)
-        assert button and '<span class="sr-only">Display on this device</span>' in button.group(1)
+    for page in (watch, start, new, sheet):
+        menu = re.search(r'<details class="pop phone-lang[^"]*"><summary[^>]*>English</summary>(.*?)</details>', page, re.S)
+        assert menu, page[:2000]
+        assert re.findall(r'hreflang="(\w+)"[^>]*>(\w+)</a>', menu.group(1)) == [
+            ("en", "English"), ("it", "Italiano"), ("pl", "Polski")]
+        assert 'data-prefs-from="/display?lang=en"><span aria-hidden="true">Aa</span> Display on this device</button>' in menu.group(1)
     for page in (watch, start, new, sheet):
         head = page[:page.index("</head>")]
         assert head.index("/static/prefs.") < head.index("/static/app.")

@@ -102,9 +102,19 @@ def test_without_the_safe_palette_the_marks_are_colours_alone(server, browser):
 # ---------------------------------------------------------------- chosen in the page, kept on the device
 
 def open_display(phone) -> None:
-    """Open a phone's display dialog: its button is in the language menu of the top bar."""
+    """Open a phone's display dialog: its button is in the language menu of the top bar (on a
+    player's phone, a watcher's and the score-only helper's)."""
     phone.locator(".phone-lang > summary").click()
     phone.get_by_role("button", name="Display on this device").click()
+
+
+def choose(page, shot, name: str, *labels: str) -> None:
+    """In the open display dialog, tick ``labels``, keep a screenshot as ``name``, and close it."""
+    dialog = page.get_by_role("dialog", name="Display on this device")
+    for label in labels:
+        dialog.get_by_label(label).check()
+    shot(page, name)
+    dialog.get_by_role("button", name="Close").click()
 
 
 def test_a_setting_chosen_on_a_phone_is_kept_across_a_reload_and_only_on_that_device(server, browser):
@@ -140,7 +150,7 @@ def test_a_setting_chosen_on_a_phone_is_kept_across_a_reload_and_only_on_that_de
 
 def test_a_watcher_and_the_score_only_helper_choose_their_display_too(server, browser):
     """Every phone (issue 35): a watcher's, in its language menu as a player's; the device that keeps
-    a score-only sheet, by the "Aa" of its top bar; kept on that device from page to page."""
+    a score-only sheet, in its top bar's menu; kept on that device from page to page."""
     from tests.browser import PHONE
 
     shot = Shots()
@@ -159,12 +169,8 @@ def test_a_watcher_and_the_score_only_helper_choose_their_display_too(server, br
         field.fill(name)
     helper.locator("form .primary").last.click()
     helper.wait_for_url("**/score/*")
-    helper.get_by_role("button", name="Display on this device").click()
-    dialog = helper.get_by_role("dialog", name="Display on this device")
-    dialog.get_by_label("High").check()
-    dialog.get_by_label("125%").check()
-    shot(helper, "prefs-score-dialog")
-    dialog.get_by_role("button", name="Close").click()
+    open_display(helper)  # in its top bar's menu, as a phone's
+    choose(helper, shot, "prefs-score-dialog", "High", "125%")
     helper.goto(f"{server.url}/score")
     assert shown(helper) == {"text": "125", "contrast": "high", "palette": None, "styled": True}
     assert shown(watcher)["contrast"] is None  # another device: its own choice
@@ -177,11 +183,7 @@ def test_the_host_chooses_its_display_from_the_more_menu(server, browser):
     host = room.open_host(browser)
     host.locator("#pop-more > summary").click()
     host.get_by_role("button", name="Display on this device").click()
-    dialog = host.get_by_role("dialog", name="Display on this device")
-    dialog.get_by_label("High").check()
-    dialog.get_by_label("125%").check()
-    shot(host, "prefs-host-dialog")
-    dialog.get_by_role("button", name="Close").click()
+    choose(host, shot, "prefs-host-dialog", "High", "125%")
     host.reload()
     host.wait_for_selector("#live [data-version]")
     assert shown(host) == {"text": "125", "contrast": "high", "palette": None, "styled": True}
