@@ -103,6 +103,21 @@ class Host:
         assert not self.problems, "\n".join(self.problems)
 
 
+def test_the_lobbys_checkboxes_grow_with_the_tv(server, browser):
+    """The options' checkboxes are as large as the words beside them at every size: a form control
+    keeps the browser's own 13 px type unless told to take its label's, and stayed 15 px on a 4K TV
+    beside 48 px words."""
+    room = Room(server, "dixit", EIGHT[:6])
+    host = Host(room, browser, "dixit-lobby", tv4k=True)
+    for size, page in host.pages.items():
+        boxes = page.evaluate("""() => Array.from(document.querySelectorAll('.option-grid input[type=checkbox]'))
+            .map(c => [c.getBoundingClientRect().height, parseFloat(getComputedStyle(c.closest('label')).fontSize)])""")
+        assert boxes, size
+        for height, words in boxes:
+            assert height >= words, (size, height, words)
+    host.close()
+
+
 def test_dixit_at_eight_fills_the_tv(server, browser):
     room = Room(server, "dixit", EIGHT, {"extended_player_counts": True})
     host = Host(room, browser, "dixit-8", tv4k=True)
