@@ -103,10 +103,11 @@ class Host:
         assert not self.problems, "\n".join(self.problems)
 
 
-def test_the_lobbys_checkboxes_grow_with_the_tv(server, browser):
-    """The options' checkboxes are as large as the words beside them at every size: a form control
-    keeps the browser's own 13 px type unless told to take its label's, and stayed 15 px on a 4K TV
-    beside 48 px words."""
+def test_the_lobbys_controls_grow_with_the_tv(server, browser):
+    """The options' checkboxes are as large as the words beside them at every size, and so are the
+    fields of the ⋯ menu (the Wi-Fi's) and the display dialog's type: a form control keeps the
+    browser's own 13 px type unless told to take its label's (a checkbox stayed 15 px on a 4K TV
+    beside 48 px words), and the dialogs stopped growing at 1.8rem (29 px beside 60 px words)."""
     room = Room(server, "dixit", EIGHT[:6])
     host = Host(room, browser, "dixit-lobby", tv4k=True)
     for size, page in host.pages.items():
@@ -115,6 +116,16 @@ def test_the_lobbys_checkboxes_grow_with_the_tv(server, browser):
         assert boxes, size
         for height, words in boxes:
             assert height >= words, (size, height, words)
+        page.locator("#pop-more > summary").click()
+        fields = page.evaluate("""() => Array.from(document.querySelectorAll('#pop-more .pop-body :is(input:not([type=hidden]), select)'))
+            .map(f => [f.name, parseFloat(getComputedStyle(f).fontSize), parseFloat(getComputedStyle(f.closest('.pop-body')).fontSize)])""")
+        assert fields, size
+        for name, type_, words in fields:
+            assert type_ >= words, (size, name, type_, words)
+        page.get_by_role("button", name="Display on this device").click()
+        dialog = page.evaluate("parseFloat(getComputedStyle(document.getElementById('ask-prefs')).fontSize)")
+        page_type = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+        assert dialog >= 0.85 * page_type, (size, dialog, page_type)
     host.close()
 
 
