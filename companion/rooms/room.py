@@ -848,23 +848,23 @@ def move_digest(entry: dict) -> str:
     return hashlib.sha256(json.dumps(said, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
 
 
-def made_already(room: Room, actor, move_id: str | None) -> bool:
-    """Whether ``actor`` made a move under ``move_id`` in this room (what it said aside)."""
-    return move_id is not None and any(made == move_id for made, _ in room.recent_moves.get(actor, ()))
+def made_digest(room: Room, actor, move_id: str | None) -> str | None:
+    """The digest of the move ``actor`` made under ``move_id`` in this room (None: none made, or no
+    id): what it said, aside from who and its id (:func:`move_digest`)."""
+    if move_id is None:
+        return None
+    return next((digest for made, digest in room.recent_moves.get(actor, ()) if made == move_id), None)
 
 
 def repeated(room: Room, entry: dict) -> bool:
     """Whether the entry's actor already made this move (its ``move_id``) in this room: its page
     sent it again (a lost answer, a double tap). An id already used for another move is refused:
     a page makes a new id for each move."""
-    move_id = entry.get("move_id")
-    if move_id is None:
+    digest = made_digest(room, entry.get("by"), entry.get("move_id"))
+    if digest is None:
         return False
-    for made, digest in room.recent_moves.get(entry.get("by"), ()):
-        if made == move_id:
-            require(digest == move_digest(entry), "This move's id was already used for another move.")
-            return True
-    return False
+    require(digest == move_digest(entry), "This move's id was already used for another move.")
+    return True
 
 
 def replay(code: str, game: str, entries, room: Room | None = None, limits: Bounds = DEFAULT) -> Room:

@@ -24,7 +24,7 @@ from games.base import HOST, RuleError
 
 from companion.photos import images
 from companion.photos import service as photos
-from companion.rooms.room import apply_entry, made_already, moved_on, token_hash
+from companion.rooms.room import apply_entry, made_digest, moved_on, token_hash
 from companion.rooms.service import MovedOn, NotSeated
 from companion.web import api, identity
 
@@ -65,7 +65,7 @@ def take(code, slot):
     # that the room already has (its move id), or whose step the table has left, is the write
     # job's to answer (the first answer, or "the table moved on"), as for any move sent again.
     entry = {"type": "photo", "slot": slot, "digest": "0" * 64, "by": who, **({} if seat is None else {"seat": seat})}
-    if not made_already(room, entry["by"], move_id) and not moved_on(room, acted_on):
+    if made_digest(room, entry["by"], move_id) is None and not moved_on(room, acted_on):
         apply_entry(room, entry, time.time())
     room, who = photos.take(rooms(), code, hashed, slot, _upload(), seat, move_id=move_id, acted_on=acted_on)
     body = api.view_body(rooms(), room, who if seat is None else seat)
